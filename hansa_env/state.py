@@ -17,7 +17,11 @@ colour * 3 + (barrels - 1) (see board.py). Phases (field `phase`):
 import numpy as np
 
 from hansa_env.board import (
-    CITIES, MAX_PLAYERS, NUM_PILES, NUM_TOKEN_TYPES, NUM_WAREHOUSES, COLOURS,
+    CITIES,
+    COLOURS,
+    MAX_PLAYERS,
+    NUM_PILES,
+    NUM_WAREHOUSES,
 )
 from tradewinds.layout import Layout, StateViewBase
 

@@ -1,0 +1,20 @@
+"""Hansa as a PettingZoo AEC environment (`hansa_env.env(num_players=3)`)."""
+
+from pettingzoo.utils import wrappers
+
+from hansa_env.game import GAME
+from tradewinds.aec import KernelAECEnv
+
+
+class raw_env(KernelAECEnv):  # noqa: N801  (PettingZoo naming)
+    """Options: num_players 2-4, render_mode None|"ansi"|"rgb_array",
+    reward "win"|"zero_sum"|"score", illegal_action "raise"|"lose", seed,
+    build_rule "barrels"|"per_stall", max_rounds (truncation cap, default 200)."""
+
+    game = GAME
+
+
+def env(**kwargs):
+    """The raw env with PettingZoo's order-enforcing wrapper (illegal actions still raise
+    a ValueError naming the action, or lose with illegal_action="lose")."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

@@ -1,0 +1,178 @@
+"""Hansa as a `tradewinds.Game`: options, error reasons and state checks around the kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hansa_env import actions as A
+from hansa_env import board as B
+from hansa_env import kernel as K
+from hansa_env.observation import obs_names
+from hansa_env.state import (
+    ACTIONS,
+    GAME_OVER,
+    LOSS,
+    PHASE_NAMES,
+    REFILL,
+    SELLING,
+    SETUP,
+    STATE_SIZE,
+    TAX,
+    StateView,
+)
+from tradewinds.protocol import Game
+
+BUILD_RULES = {"barrels": 0, "per_stall": 1}
+
+
+def parse_options(build_rule: str = "barrels", max_rounds: int = B.DEFAULT_MAX_ROUNDS):
+    """Options -> extra init arguments: build_rule ("barrels" | "per_stall"), max_rounds."""
+    if build_rule not in BUILD_RULES:
+        raise ValueError(f"build_rule must be one of {sorted(BUILD_RULES)}, got {build_rule!r}")
+    if not isinstance(max_rounds, (int, np.integer)) or not 1 <= max_rounds <= 10_000:
+        raise ValueError(f"max_rounds must be an integer in 1..10000, got {max_rounds!r}")
+    return BUILD_RULES[build_rule], int(max_rounds)
+
+
+def _city(c):
+    return B.CITIES[c]
+
+
+def illegal_reason(state: np.ndarray, a: int) -> str:
+    """Why action `a` is not legal in `state` (called only after the kernel refused it)."""
+    v = StateView(state)
+    phase, p = v.phase, v.decider
+    if phase == GAME_OVER:
+        return "the game is over"
+    where = f"in phase {PHASE_NAMES[phase]}"
+    if phase == SETUP:
+        if a >= A.REFILL:
+            return f"only setup:<City> placements are allowed {where}"
+        if a == B.COPENHAGEN:
+            return "no setup placement in Copenhagen (H8)"
+        return f"player {p} already placed in {_city(a)} (three different cities, H8)"
+    if phase == REFILL:
+        return f"choose refill or skip_refill {where}"
+    if phase == ACTIONS:
+        ship = v.ship
+        if A.SAIL <= a < A.BUY:
+            if not K.ROUTE[ship, a - A.SAIL]:
+                return f"no route from {_city(ship)} to {_city(a - A.SAIL)} (H15)"
+            return "sailing costs 1 taler and player has none (H15)"
+        if A.BUY <= a < A.SELL_DONE and v.acted_here:
+            return f"already acted during this visit to {_city(ship)} (H18)"
+        if A.BUY <= a < A.BUILD:
+            w = a - A.BUY
+            if K.WH_CITY[w] != ship:
+                return f"the ship is in {_city(ship)}, not {_city(K.WH_CITY[w])} (H17)"
+            if v.warehouse[w] < 0:
+                return "that warehouse is empty (H19)"
+            return "the price is 1 taler and player has none (H19)"
+        if A.BUILD <= a < A.SELL_ADD:
+            if v.hand.reshape(-1, B.NUM_TOKEN_TYPES)[p][a - A.BUILD] == 0:
+                return f"player {p} holds no {B.TOKEN_NAMES[a - A.BUILD]} token (H20)"
+            return "no stalls left in supply (H20, HA11)"
+        if A.SELL_ADD <= a < A.SELL_DONE:
+            t = a - A.SELL_ADD
+            if v.stalls[ship, p] == 0:
+                return f"selling needs a stall in {_city(ship)} (H21)"
+            if v.hand.reshape(-1, B.NUM_TOKEN_TYPES)[p][t] == 0:
+                return f"player {p} holds no {B.TOKEN_NAMES[t]} token"
+            return f"selling {B.COLOURS[t // 3]} needs at least two such tokens (H21)"
+        return f"not an action {where}"
+    if phase == SELLING:
+        if a == A.SELL_DONE:
+            return "every colour sold needs at least two tokens (H21)"
+        if A.SELL_ADD <= a < A.SELL_DONE:
+            return f"no unselected {B.TOKEN_NAMES[a - A.SELL_ADD]} token left to add"
+        return "finish the sale first (sell:add:<token> or sell:done)"
+    if phase == LOSS:
+        c = B.COLOURS[v.loss_colour]
+        return f"player {p} must discard one {c} token he holds (H23)"
+    if phase == TAX:
+        return f"player {p} must discard held tokens down to three (H24)"
+    return "unknown phase"
+
+
+def validate_state(state) -> None:
+    """Raise ValueError naming the first thing wrong with a state vector."""
+    if not isinstance(state, np.ndarray) or state.dtype != np.int32 or state.shape != (STATE_SIZE,):
+        raise ValueError(
+            f"Hansa state must be an int32 vector of length {STATE_SIZE}, got "
+            f"{type(state).__name__} {getattr(state, 'dtype', None)} "
+            f"{getattr(state, 'shape', None)}")
+    v = StateView(state)
+    n = v.num_players
+    checks = [
+        (2 <= n <= 4, f"num_players={n} not in 2..4"),
+        (0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}"),
+        (0 <= v.ship < len(B.CITIES), f"ship={v.ship} is not a city index"),
+        (v.decider == -1 if v.phase == GAME_OVER else 0 <= v.decider < n,
+         f"decider={v.decider} is not a seat of a {n}-player game"),
+        (0 <= v.active < n, f"active={v.active} is not a seat"),
+        (v.build_rule in (0, 1), f"build_rule={v.build_rule} not 0 or 1"),
+        (v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1"),
+        ((v.money >= 0).all(), "negative money"),
+        ((v.hand >= 0).all() and (v.sold >= 0).all(), "negative token counts"),
+        ((v.stalls >= 0).all() and (v.stall_supply >= 0).all(), "negative stall counts"),
+        (((v.warehouse >= -1) & (v.warehouse < B.NUM_TOKEN_TYPES)).all(), "bad warehouse token"),
+        (0 <= v.supply_drawn <= v.pile_end[4] <= len(v.supply), "bad supply counters"),
+        (0 <= v.loss_colour < len(B.COLOURS), "bad loss_colour"),
+    ]
+    for ok, msg in checks:
+        if not ok:
+            raise ValueError(f"malformed Hansa state: {msg}")
+    seats = np.arange(4) >= n
+    if v.money[seats].any() or v.stalls[:, seats].any() or v.hand[seats].any():
+        raise ValueError("malformed Hansa state: unused seats must be zero")
+    placed = v.stalls.sum(axis=0) + v.stall_supply
+    if (placed[:n] != B.STALLS_PER_PLAYER).any():
+        raise ValueError(f"malformed Hansa state: stalls not conserved (board+supply={placed[:n]})")
+    if v.phase in (REFILL, ACTIONS, SELLING, TAX) and v.decider != v.active:
+        raise ValueError("malformed Hansa state: the active player must decide in this phase")
+    if v.phase == LOSS and v.decider == v.active:
+        raise ValueError("malformed Hansa state: the seller cannot decide his own loss")
+    held = np.zeros(B.NUM_TOKEN_TYPES, dtype=np.int64)
+    for w in v.warehouse:
+        if w >= 0:
+            held[w] += 1
+    for t in v.supply[v.supply_drawn: v.pile_end[4]]:
+        if not 0 <= t < B.NUM_TOKEN_TYPES:
+            raise ValueError("malformed Hansa state: bad token in supply piles")
+        held[t] += 1
+    held += v.hand.reshape(4, -1).sum(0) + v.sold.reshape(4, -1).sum(0) + v.removed.reshape(-1)
+    expected = np.tile(B.TOKENS_PER_BARREL, len(B.COLOURS))
+    if (held != expected).any():
+        bad = int(np.flatnonzero(held != expected)[0])
+        raise ValueError(
+            f"malformed Hansa state: {B.TOKEN_NAMES[bad]} tokens not conserved "
+            f"({held[bad]} instead of {expected[bad]})")
+
+
+def _render_ansi(state):
+    from hansa_env.render import render_ansi
+    return render_ansi(state)
+
+
+def _render_rgb(state):
+    from hansa_env.render import render_rgb
+    return render_rgb(state)
+
+
+GAME = Game(
+    name="hansa",
+    state_size=STATE_SIZE,
+    num_actions=A.NUM_ACTIONS,
+    obs_size=K.OBS_SIZE,
+    min_players=B.MIN_PLAYERS,
+    max_players=B.MAX_PLAYERS,
+    kernels=K,
+    action_names=A.NAMES,
+    obs_names=tuple(obs_names()),
+    parse_options=parse_options,
+    illegal_reason=illegal_reason,
+    validate_state=validate_state,
+    render_ansi=_render_ansi,
+    render_rgb=_render_rgb,
+    option_defaults={"build_rule": "barrels", "max_rounds": B.DEFAULT_MAX_ROUNDS},
+)

@@ -1,0 +1,178 @@
+"""One PettingZoo AEC environment for any `tradewinds.Game` (DESIGN.md §3).
+
+Classic-env conventions: observations are dicts with `observation` and `action_mask`,
+rewards come at the end, `agent_selection` follows the kernel's `current_player` — so
+an agent may act several times in a row (multi-action turns) and an opponent may be
+asked mid-turn (e.g. Hansa's loss choice).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from tradewinds.protocol import Game, IllegalActionError
+
+REWARD_MODES = ("win", "zero_sum", "score")
+ILLEGAL_MODES = ("raise", "lose")
+SCORE_SCALE = 100.0
+
+
+class KernelAECEnv(AECEnv):
+    game: Game  # set by each game's subclass
+    metadata = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": False}
+
+    def __init__(self, num_players: int = 2, render_mode: str | None = None,
+                 reward: str = "win", illegal_action: str = "raise", seed: int | None = None,
+                 **options):
+        super().__init__()
+        game = self.game
+        self.num_players = game.check_players(num_players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                f"got {render_mode!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
+        self.options = dict(game.option_defaults, **options)
+        game.parse_options(**self.options)  # fail now on bad options, not at reset
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.metadata = dict(self.metadata, name=f"{game.name}_v0")
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, np.inf, (game.obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+        })
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(
+            np.iinfo(np.int32).min, np.iinfo(np.int32).max, (game.state_size,), np.int32)
+        self._seed_rng = np.random.default_rng(seed)
+        self._state = None
+
+    # ------------------------------------------------------------ spaces
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        self.game_seed = int(self._seed_rng.integers(0, 2**63 - 1))
+        self._state = self.game.new_state(self.num_players, self.game_seed, **self.options)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self._agent_to_move()
+
+    def set_state(self, state: np.ndarray) -> None:
+        """Continue from a given kernel state (validated first; the env keeps a copy)."""
+        self.game.validate_state(state)
+        if self.game.num_players(state) != self.num_players:
+            raise ValueError(
+                f"state is for {self.game.num_players(state)} players, env for {self.num_players}")
+        self.reset()
+        self._state = state.copy()
+        self.agent_selection = self._agent_to_move()
+        if self.game.is_terminal(self._state):
+            self._finish()
+
+    def _agent_to_move(self):
+        p = self.game.current_player(self._state)
+        return self.possible_agents[p] if p >= 0 else self.agent_selection
+
+    def observe(self, agent):
+        p = self.agent_name_mapping[agent]
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if not self.game.is_terminal(self._state) and self.game.current_player(self._state) == p:
+            self.game.kernels.legal_mask(self._state, mask)
+        return {"observation": self.game.observe(self._state, p), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        return self._state.copy()
+
+    @property
+    def kernel_state(self) -> np.ndarray:
+        """The live kernel state (read-only use; edit through set_state)."""
+        return self._state
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        game = self.game
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: None is only for finished agents")
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            game.step(self._state, action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._lose_by_illegal_action(agent)
+            return
+        self.rewards = {a: 0.0 for a in self.agents}
+        if game.is_terminal(self._state):
+            self._finish()
+        else:
+            self.agent_selection = self._agent_to_move()
+        self._accumulate_rewards()
+
+    def _finish(self):
+        game = self.game
+        truncated = game.is_truncated(self._state)
+        rewards = np.zeros(self.num_players) if truncated else self._final_rewards()
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(rewards[i])
+            self.terminations[a] = not truncated
+            self.truncations[a] = truncated
+            self.infos[a] = {
+                "scores": [int(x) for x in game.scores(self._state)],
+                "winners": game.winners(self._state),
+            }
+
+    def _final_rewards(self) -> np.ndarray:
+        game, n = self.game, self.num_players
+        if self.reward_mode == "win":
+            return game.returns(self._state)
+        if self.reward_mode == "zero_sum":
+            won = np.zeros(n)
+            won[game.winners(self._state)] = 1
+            k = won.sum()
+            return np.where(won == 1, 1.0 / k, -1.0 / (n - k) if k < n else 0.0)
+        vp = game.scores(self._state).astype(np.float64)
+        return (vp - (vp.sum() - vp) / (n - 1)) / SCORE_SCALE
+
+    def _lose_by_illegal_action(self, offender):
+        """illegal_action="lose": the offender gets -1, everybody stops."""
+        for a in self.agents:
+            self.rewards[a] = -1.0 if a == offender else 0.0
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_action": offender}
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------ rendering
+    def render(self):
+        if self.render_mode is None:
+            return None
+        if self._state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return self.game.render_ansi(self._state)
+        return self.game.render_rgb(self._state)
+
+    def close(self):
+        pass
