@@ -67,6 +67,18 @@ ROUTE = np.zeros((NCITY, NCITY), dtype=np.int64)  # ROUTE[a, b] = 1 if a -> b
 for _a, _b in B.ROUTES:
     ROUTE[B.CITIES.index(_a), B.CITIES.index(_b)] = 1
 TOKENS_PER_BARREL = np.array(B.TOKENS_PER_BARREL, dtype=np.int64)
+# Per city: its outgoing routes and its warehouse slots, for the fast mask.
+OUT_COUNT = ROUTE.sum(axis=1)
+OUT_TO = np.full((NCITY, NCITY), -1, dtype=np.int64)
+SLOT_COUNT = np.zeros(NCITY, dtype=np.int64)
+SLOTS = np.full((NCITY, 2), -1, dtype=np.int64)
+for _c in range(NCITY):
+    _dest = np.flatnonzero(ROUTE[_c])
+    OUT_TO[_c, : len(_dest)] = _dest
+for _w in range(NWH):
+    _c = WH_CITY[_w]
+    SLOTS[_c, SLOT_COUNT[_c]] = _w
+    SLOT_COUNT[_c] += 1
 
 # ---- error codes returned by step ----
 OK, ERR_RANGE, ERR_OVER, ERR_ILLEGAL = 0, 1, 2, 3
@@ -257,20 +269,65 @@ def _mark(s, mask, lo, hi):
 
 
 @njit(cache=True)
+def _mask_actions(s, mask):
+    """Phase 3 mask built per city and per held token (equal to is_legal, tested)."""
+    p = s[DECIDER]
+    city = s[SHIP]
+    money = s[MONEY + p]
+    if money >= 1:
+        for k in range(OUT_COUNT[city]):
+            mask[A.SAIL + OUT_TO[city, k]] = 1
+    mask[A.END_ACTIONS] = 1
+    if s[ACTED] != 0:
+        return
+    if majority_holder(s, city) == p or money >= 1:
+        for k in range(SLOT_COUNT[city]):
+            w = SLOTS[city, k]
+            if s[WAREHOUSE + w] >= 0:
+                mask[A.BUY + w] = 1
+    can_build = s[SUPPLY_STALLS + p] > 0
+    can_sell = s[STALLS + city * MAXP + p] > 0
+    for c in range(NCOL):
+        at = HAND + p * NTYPE + c * 3
+        total = s[at] + s[at + 1] + s[at + 2]
+        if total == 0:
+            continue
+        for b in range(3):
+            if s[at + b] > 0:
+                if can_build:
+                    mask[A.BUILD + c * 3 + b] = 1
+                if can_sell and total >= 2:
+                    mask[A.SELL_ADD + c * 3 + b] = 1
+
+
+@njit(cache=True)
+def _mask_selling(s, mask):
+    p = s[DECIDER]
+    for c in range(NCOL):
+        at = HAND + p * NTYPE + c * 3
+        if s[at] + s[at + 1] + s[at + 2] < 2:
+            continue
+        for b in range(3):
+            if s[at + b] - s[SALE + c * 3 + b] > 0:
+                mask[A.SELL_ADD + c * 3 + b] = 1
+    if sale_ok(s):
+        mask[A.SELL_DONE] = 1
+
+
+@njit(cache=True)
 def legal_mask(s, mask):
     """Writes 0/1 for every action; only the current phase's ranges can be 1."""
     mask[:] = 0
     phase = s[PHASE]
-    if phase == SETUP:
-        _mark(s, mask, A.SETUP, A.REFILL)
+    if phase == ACTIONS:
+        _mask_actions(s, mask)
+    elif phase == SELLING:
+        _mask_selling(s, mask)
     elif phase == REFILL:
         mask[A.REFILL] = 1
         mask[A.SKIP_REFILL] = 1
-    elif phase == ACTIONS:
-        _mark(s, mask, A.SAIL, A.SELL_DONE)
-        mask[A.END_ACTIONS] = 1
-    elif phase == SELLING:
-        _mark(s, mask, A.SELL_ADD, A.DISCARD)
+    elif phase == SETUP:
+        _mark(s, mask, A.SETUP, A.REFILL)
     elif phase == LOSS or phase == TAX:
         _mark(s, mask, A.DISCARD, A.END_ACTIONS)
 
@@ -645,20 +702,35 @@ def observe_batch(states, players, out):
 
 
 @njit(cache=True, parallel=True)
-def random_step_batch(states, keys, seeds, num_players, build_rule, max_rounds, auto_reset):
-    """One uniformly random decision per row; finished rows restart from seeds[i] + 1 when
-    auto_reset (their seed advances). Returns the number of games finished."""
-    finished = np.zeros(states.shape[0], dtype=np.int64)
+def random_step_batch(states, masks, keys, seeds, auto_reset, num_players, build_rule,
+                      max_rounds):
+    """One uniformly random decision per row (masks is a [B, NUM_ACTIONS] scratch buffer).
+    With auto_reset, a finished row restarts with its seed advanced by one. Returns the
+    number of games finished."""
+    finished = 0
     for i in prange(states.shape[0]):
-        mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
         s = states[i]
-        step(s, random_action(s, mask, keys[i]))
+        step(s, random_action(s, masks[i], keys[i]))
         if s[PHASE] == GAME_OVER:
-            finished[i] = 1
+            finished += 1
             if auto_reset:
                 seeds[i] += 1
                 init(s, num_players, seeds[i], build_rule, max_rounds)
-    return finished.sum()
+    return finished
+
+
+@njit(cache=True)
+def random_games(num_players, first_seed, games, build_rule, max_rounds):
+    """Plays `games` random games with seeds first_seed.. on one core; total decisions."""
+    s = np.zeros(STATE_SIZE, dtype=np.int32)
+    key = np.zeros(2, dtype=np.int32)
+    total = 0
+    for g in range(games):
+        init(s, num_players, first_seed + g, build_rule, max_rounds)
+        key[0] = first_seed + g
+        key[1] = 0x5EED
+        total += random_playout(s, key)
+    return total
 
 
 @njit(cache=True, parallel=True)

@@ -3,7 +3,8 @@
 Checked after every decision: goods tokens conserved per type across warehouses, piles,
 hands, sold piles and the removed heap; 15 stalls per player (board + supply); money
 never negative; the legal mask never empty in a live state; the decider is a seat;
-every game ends (by the end trigger, or by the round cap as truncation).
+every game ends (by the end trigger, or by the round cap as truncation); the fast
+legal mask agrees with the per-action legality check that `step` uses.
 """
 
 import numpy as np
@@ -12,7 +13,8 @@ from numba import njit
 
 from hansa_env import kernel as K
 
-FAIL_TOKENS, FAIL_STALLS, FAIL_MONEY, FAIL_MASK, FAIL_DECIDER, FAIL_ENDLESS = range(1, 7)
+(FAIL_TOKENS, FAIL_STALLS, FAIL_MONEY, FAIL_MASK, FAIL_DECIDER, FAIL_ENDLESS,
+ FAIL_AGREE) = range(1, 8)
 
 
 @njit(cache=True)
@@ -43,6 +45,9 @@ def _check(s, mask):
         K.legal_mask(s, mask)
         if mask.sum() == 0:
             return FAIL_MASK
+        for a in range(K.NUM_ACTIONS):
+            if (mask[a] == 1) != K.is_legal(s, a):
+                return FAIL_AGREE
     return 0
 
 
