@@ -91,15 +91,18 @@ class KernelAECEnv(AECEnv):
             self._finish()
 
     def _agent_to_move(self):
-        p = self.game.current_player(self._state)
+        p = self.game.kernels.current_player(self._state)
         return self.possible_agents[p] if p >= 0 else self.agent_selection
 
     def observe(self, agent):
         p = self.agent_name_mapping[agent]
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if not self.game.is_terminal(self._state) and self.game.current_player(self._state) == p:
-            self.game.kernels.legal_mask(self._state, mask)
-        return {"observation": self.game.observe(self._state, p), "action_mask": mask}
+        k, game = self.game.kernels, self.game
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        if k.current_player(self._state) == p:  # -1 once the game is over
+            k.legal_mask(self._state, mask)
+        obs = np.zeros(game.obs_size, dtype=np.float32)
+        k.observe(self._state, p, obs)
+        return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
         return self._state.copy()
@@ -117,15 +120,21 @@ class KernelAECEnv(AECEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        try:
-            game.step(self._state, action)
-        except IllegalActionError:
-            if self.illegal_action == "raise":
-                raise
-            self._lose_by_illegal_action(agent)
-            return
-        self.rewards = {a: 0.0 for a in self.agents}
-        if game.is_terminal(self._state):
+        # The common case goes straight to the kernel; anything it refuses (or that is
+        # not a plain id) takes the checked path, which raises with a reason.
+        fast = type(action) is int or isinstance(action, np.integer)
+        if not (fast and 0 <= action < game.num_actions
+                and game.kernels.step(self._state, action) == 0):
+            try:
+                game.step(self._state, action)
+            except IllegalActionError:
+                if self.illegal_action == "raise":
+                    raise
+                self._lose_by_illegal_action(agent)
+                return
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        if game.kernels.is_terminal(self._state):
             self._finish()
         else:
             self.agent_selection = self._agent_to_move()
