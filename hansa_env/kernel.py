@@ -345,7 +345,6 @@ def refill(s):
             if s[DRAWN] >= s[PILE_END + 3]:
                 s[END_TRIG] = 1
             s[WAREHOUSE + w] = s[SUPPLY + s[DRAWN]]
-            s[SUPPLY + s[DRAWN]] = -1
             s[DRAWN] += 1
 
 
