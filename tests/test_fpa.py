@@ -1,0 +1,130 @@
+"""The fpa study driver and CLI: win bookkeeping, statistics glue, SPRT stop, outputs."""
+
+import json
+
+import numpy as np
+import pytest
+from test_arena import race  # noqa: F401  (fixture: the rigged race game)
+
+import agents
+from tradewinds import arena, stats
+from tradewinds.cli import main
+from tradewinds.fpa import SequentialStop, parse_players, run_fpa, summarize_rows
+from tradewinds.store import Store
+
+
+def test_parse_players():
+    assert parse_players("2,3,4") == [2, 3, 4]
+    assert parse_players("2-4") == [2, 3, 4]
+    assert parse_players("3") == [3]
+    assert parse_players(4) == [4]
+    assert parse_players("3,3,2") == [3, 2]
+    with pytest.raises(ValueError, match="--players"):
+        parse_players("two")
+
+
+def _row(i, winners, scores, agents_=("random", "random", "random")):
+    return {"game_index": i, "winners": winners, "scores": scores, "agents": list(agents_),
+            "steps": 10, "duration": 0.5, "truncated": i == 3, "turn_order": [0, 1, 2]}
+
+
+def test_win_credit_and_summary_known_values():
+    rows = [_row(0, [0], [10, 5, 5]), _row(1, [1], [4, 9, 1]), _row(2, [0, 2], [7, 3, 7]),
+            _row(3, [0], [8, 8, 2])]
+    w = arena.wins_matrix(rows, 3)
+    assert w.tolist() == [[1, 0, 0], [0, 1, 0], [0.5, 0, 0.5], [1, 0, 0]]
+    study = arena.Study.create("hansa", 3, "random")
+    s = summarize_rows(rows, study, n_boot=200)
+    assert s["games"] == 4 and s["truncated"] == 1
+    assert [x["wins"] for x in s["seats"]] == [2.5, 1.0, 0.5]
+    assert s["seats"][0]["win_rate"] == 0.625
+    assert s["seats"][0]["mean_vp"] == pytest.approx(29 / 4)
+    assert s["seats"][0]["ci95"] == pytest.approx(list(stats.wilson_interval(2.5, 4)))
+    # seat 1 margins: 10-5, 4-9, 7-7, 8-8
+    assert s["margin_seat1"]["mean"] == pytest.approx(0.0)
+    assert s["seats"][1]["mean_margin"] == pytest.approx((-5 + 5 - 4 + 0) / 4)
+    assert s["binomial_seat1"]["successes"] == 3      # 2.5 rounds half up
+    assert s["agents"]["random"] == {"seat_games": 12, "wins": 4.0, "win_rate": 1 / 3}
+    assert s["seeds"] == [0, 3] and s["mean_steps"] == 10
+    assert s["initial_turn_orders"] == [[0, 1, 2]]
+    ref = stats.summarize(w, arena.scores_matrix(rows, 3), 3, n_boot=200, rng=0)
+    for key in ("binomial_seat1", "chi_square", "sprt", "margin_seat1", "power"):
+        assert s[key] == ref[key]
+
+
+def test_sequential_stop_matches_sprt_in_seed_order():
+    rng = np.random.default_rng(3)
+    winners = [[int(rng.random() < 0.7) ^ 1] for _ in range(400)]   # seat 0 wins ~70 %
+    rows = [{"game_index": i, "winners": w} for i, w in enumerate(winners)]
+    credits = [1.0 if w == [0] else 0.0 for w in winners]
+    ref = stats.sprt(credits, 0.5, 0.05)
+    stop = SequentialStop(2, 0.05, 0.05, 0.2)
+    shuffled = [rows[i] for i in rng.permutation(len(rows))]
+    fired = [stop(shuffled[k:k + 7]) for k in range(0, len(rows), 7)]
+    assert fired[-1] and stop.sprt.result() == ref
+    assert ref.decision == "accept_h1"
+
+
+def test_sprt_stops_the_study_early_and_keeps_games(race, tmp_path):  # noqa: F811
+    db = tmp_path / "r.sqlite"
+    kw = dict(db=db, workers=1, chunk_size=10, use_sprt=True, progress=False, n_boot=200,
+              write_files=False)
+    rep = run_fpa("race", 2, "advance", 1000, **kw)     # seat 1 moves first: always wins
+    (s,) = rep["studies"]
+    assert s["stopped_by_sprt"] and s["sprt"]["decision"] == "accept_h1"
+    assert s["sprt"]["stopped_at"] == 30 and s["games"] == 30
+    rep2 = run_fpa("race", 2, "advance", 1000, **kw)    # resumed: already decided
+    assert rep2["studies"][0]["played_now"] == 0 and rep2["studies"][0]["games"] == 30
+    rep3 = run_fpa("race", 2, "advance", 50, **{**kw, "use_sprt": False})
+    assert rep3["studies"][0]["games"] == 50 and rep3["studies"][0]["played_now"] == 20
+    assert rep3["studies"][0]["seats"][0]["win_rate"] == 1.0
+
+
+def test_cli_smoke_writes_json_png_and_prints_tables(tmp_path, capsys):
+    db = tmp_path / "db" / "fpa.sqlite"
+    argv = ["fpa", "hansa", "--players", "2,3", "--games", "200", "--db", str(db),
+            "--workers", "1", "--no-progress", "--n-boot", "300"]
+    assert main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "hansa, 2 players: 200 games" in out and "hansa, 3 players: 200 games" in out
+    assert "95% CI (Wilson)" in out and "seat 1 exact binomial" in out
+    assert "chi-square" in out and "bootstrap CI" in out and "needs about" in out
+    assert "first-player (seat 1) advantage" in out
+    jpath = db.parent / "fpa_hansa_random_2-3p.json"
+    png = db.parent / "fpa_hansa_random_2-3p.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (db.parent / "fpa_hansa_random_2-3p.md").read_text()
+    assert md.startswith("| players | games | seat 1 win rate") and md.count("\n| 3 | ") == 4
+    rep = json.loads(jpath.read_text())
+    assert rep["players"] == [2, 3] and rep["games"] == 200
+    assert [s["num_players"] for s in rep["studies"]] == [2, 3]
+    s3 = rep["studies"][1]
+    assert s3["games"] == 200 and len(s3["seats"]) == 3
+    assert s3["study"]["path"] == "kernel" and s3["study"]["agents"] == ["random"] * 3
+    assert sum(x["win_rate"] for x in s3["seats"]) == pytest.approx(1.0)
+    with Store(db) as store:
+        assert [r["games"] for r in store.runs()] == [200, 200]
+    # rerun: nothing new is played, the same numbers come out
+    assert main(argv + ["--out", str(tmp_path / "again")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "0 games played now" in out and "400 resumed" in out
+    again = json.loads((tmp_path / "again" / jpath.name).read_text())
+    assert again["studies"][1]["seats"] == s3["seats"]
+
+
+def test_cli_errors_are_messages(tmp_path, capsys):
+    base = ["fpa", "hansa", "--games", "5", "--db", str(tmp_path / "x.sqlite"), "--no-progress"]
+    assert main(base + ["--agent", "nope"]) == 2
+    assert "unknown agent 'nope'; known agents: " in capsys.readouterr().err
+    assert main(base + ["--players", "5"]) == 2
+    assert "2 to 4 players" in capsys.readouterr().err
+    assert main(base + ["--option", "speed=3"]) == 2
+    assert "unknown hansa option" in capsys.readouterr().err
+    assert main(["fpa", "chess", "--no-progress"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert "random" in agents.agent_names()
+
+
+def test_demo_still_works(capsys):
+    assert main(["demo", "hansa", "--players", "2", "--games", "20"]) == 0
+    assert "win rate" in capsys.readouterr().out

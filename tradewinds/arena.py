@@ -1,0 +1,506 @@
+"""The arena: plays games between named agents and records every game (DESIGN.md §6).
+
+A *study* fixes a game, a player count, the game options, a line-up of agents, a seating
+rule and a base seed. Game ``i`` of a study is played with seed ``base_seed + i``; its
+agents per seat follow the seating rule (``fixed``: seat s gets ``agents[s]``;
+``rotate``: game i rotates the line-up by i, seat s gets ``agents[(s + i) % n]``), and the
+agent of seat s draws its randomness from ``numpy.random.default_rng([seed, s])``. So a
+game is fully determined by (study, i), whichever worker, process or Ray node plays it,
+and the rows of a study are identical across backends and worker counts (except the
+measured durations).
+
+Seats. Seat s is player index s of the kernel (``player_s``); results are stored by seat.
+Each row also records ``turn_order``: the seats in the order they play at the start of the
+game, from ``kernels.turn_order(state, out)`` when a game's kernel provides it, else
+``0..n-1``. In Hansa seat 0 is the start player and the order never changes (HA7). In the
+Voyage game the order is re-bid every round; the FPA study measures the seat index, i.e.
+the position in the *initial* order recorded here, not the order of any later round.
+
+Two ways to play a game (recorded per run and per game as ``path``):
+
+* ``python`` — the general path: ``Game`` step by step; the agent of
+  ``game.current_player(state)`` gets ``game.observe(state, p)``,
+  ``game.legal_mask(state)`` and its seat's generator, and returns an action id.
+* ``kernel`` — the fast path, used when every seat is the uniformly random agent: the
+  whole game runs inside numba (``kernels.random_playout(state, key)``, thousands of games
+  per second per core). Its choices are as uniform as ``RandomAgent``'s and as determined by
+  the seed (the key is a SplitMix64 hash of the seed, see `playout_key`), but they come from
+  the kernel's generator, so the individual games differ from the python path's.
+  ``fast=False`` forces the python path.
+
+Parallelism: seeds are cut into chunks; a backend plays chunks (``play_chunk``) and hands
+the rows back to the single writer (the caller, who stores them). Backends: ``local`` with
+``workers=1`` (in process), ``local`` with more workers (a spawn-context process pool), and
+``ray`` (remote tasks on a Ray cluster, or a local Ray when no address is given). The
+process pool uses the spawn start method (no fork of a threaded parent), so a script that
+runs it needs the usual ``if __name__ == "__main__":`` guard. Agents registered at run time
+are shipped to the workers with each chunk (their factories must be picklable).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent import futures
+from dataclasses import asdict, dataclass, field
+from itertools import islice
+
+import numpy as np
+
+SEATINGS = ("fixed", "rotate")
+PATHS = ("kernel", "python")
+BACKENDS = ("local", "ray")
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_KEY_SALT = 0xD1B54A32D192ED03
+
+
+def versions() -> dict:
+    """Versions of what decides a game's outcome, recorded with every game."""
+    import numba
+
+    import tradewinds
+
+    return {"tradewinds": tradewinds.__version__, "numba": numba.__version__,
+            "numpy": np.__version__, "python": platform.python_version()}
+
+
+def playout_key(seed: int) -> np.ndarray:
+    """The kernel playout generator for a game seed: int32[2] holding a 64-bit state.
+
+    The state is the SplitMix64 output for ``(seed ^ 0xD1B54A32D192ED03) + golden``, so the
+    action stream of the fast path is a fixed function of the seed and does not coincide
+    with the game's own chance stream (which starts from the seed itself).
+    """
+    z = ((int(seed) ^ _KEY_SALT) + _GOLDEN) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    lo, hi = z & 0xFFFFFFFF, z >> 32
+    return np.array([lo - (1 << 32) if lo >= 1 << 31 else lo,
+                     hi - (1 << 32) if hi >= 1 << 31 else hi], dtype=np.int32)
+
+
+# ------------------------------------------------------------------------------ study
+
+
+def _parse_value(text: str):
+    """'3' -> 3, 'true' -> True, '"x"' -> 'x', 'per_stall' -> 'per_stall'."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_options(pairs: Iterable[str]) -> dict:
+    """['max_rounds=100', 'build_rule=per_stall'] -> {'max_rounds': 100, ...}."""
+    out = {}
+    for pair in pairs:
+        k, sep, v = pair.partition("=")
+        if not sep or not k:
+            raise ValueError(f"option must look like key=value, got {pair!r}")
+        out[k.strip()] = _parse_value(v.strip())
+    return out
+
+
+@dataclass(frozen=True, eq=True)
+class Study:
+    """What determines a set of games: game i is ``play_game(study, i)``.
+
+    Build it with `Study.create`, which validates names and options, fills in the game's
+    option defaults (so ``{}`` and the explicit defaults are the same study) and resolves
+    the path.
+    """
+
+    game: str
+    num_players: int
+    agents: tuple            # line-up: seat order of game 0
+    options: dict = field(default_factory=dict)
+    agent_kwargs: dict = field(default_factory=dict)   # agent name -> kwargs
+    seating: str = "fixed"
+    base_seed: int = 0
+    path: str = "python"
+
+    @classmethod
+    def create(cls, game: str, num_players: int, agents: str | Sequence[str] = "random",
+               options: dict | None = None, agent_kwargs: dict | None = None,
+               seating: str = "fixed", base_seed: int = 0, fast: bool = True) -> Study:
+        import agents as agent_registry
+        from tradewinds import registry
+
+        handle = registry.game(game)
+        n = handle.check_players(num_players)
+        if isinstance(agents, str):
+            agents = [a.strip() for a in agents.split(",")]
+        agents = tuple(agents)
+        if len(agents) == 1:
+            agents = agents * n
+        if len(agents) != n:
+            raise ValueError(f"need one agent or one per seat ({n}), got {len(agents)}: "
+                             f"{', '.join(agents)}")
+        for a in agents:
+            agent_registry.factory(a)          # ValueError listing the known agents
+        if seating not in SEATINGS:
+            raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
+        if not isinstance(base_seed, (int, np.integer)) or base_seed < 0:
+            raise ValueError(f"base_seed must be a non-negative integer, got {base_seed!r}")
+        opts = dict(handle.option_defaults)
+        for k, v in (options or {}).items():
+            if k not in handle.option_defaults:
+                raise ValueError(f"unknown {game} option {k!r}; known options: "
+                                 f"{', '.join(sorted(handle.option_defaults)) or 'none'}")
+            opts[k] = v
+        handle.parse_options(**opts)           # ValueError on a bad value
+        kwargs = {k: dict(v) for k, v in (agent_kwargs or {}).items() if v}
+        for k in kwargs:
+            if k not in agents:
+                raise ValueError(f"agent_kwargs for {k!r}, which is not in the line-up")
+        uniform = all(agent_registry.is_uniform_random(a) and a not in kwargs for a in agents)
+        path = "kernel" if (fast and uniform and hasattr(handle.kernels, "random_playout")) \
+            else "python"
+        return cls(game=game, num_players=n, agents=agents, options=opts, agent_kwargs=kwargs,
+                   seating=seating, base_seed=int(base_seed), path=path)
+
+    def identity(self) -> dict:
+        """The run key: everything that decides the games (see tradewinds.store)."""
+        d = asdict(self)
+        d["agents"] = list(self.agents)
+        return d
+
+    def seed(self, index: int) -> int:
+        return self.base_seed + int(index)
+
+    def seats(self, index: int) -> tuple:
+        """The agent name of every seat in game `index`."""
+        if self.seating == "fixed":
+            return self.agents
+        n = self.num_players
+        return tuple(self.agents[(s + index) % n] for s in range(n))
+
+    def label(self) -> str:
+        names = sorted(set(self.agents))
+        return names[0] if len(names) == 1 else "-".join(self.agents)
+
+
+# ------------------------------------------------------------------------------ games
+
+
+def initial_turn_order(game, state) -> list:
+    """Seats in playing order at the start of a game (kernels.turn_order if provided)."""
+    n = game.num_players(state)
+    f = getattr(game.kernels, "turn_order", None)
+    if f is None:
+        return list(range(n))
+    out = np.zeros(game.max_players, dtype=np.int64)
+    f(state, out)
+    return [int(x) for x in out[:n]]
+
+
+class _Seats:
+    """Agent objects by (seat, name), built on demand and reused across a chunk's games."""
+
+    def __init__(self, study: Study):
+        self.study = study
+        self.cache: dict = {}
+
+    def get(self, seat: int, name: str):
+        key = (seat, name)
+        if key not in self.cache:
+            from agents import make_agent
+
+            self.cache[key] = make_agent(name, game=self.study.game,
+                                         **self.study.agent_kwargs.get(name, {}))
+        return self.cache[key]
+
+
+def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
+              _versions: dict | None = None) -> dict:
+    """Play game `index` of `study` and return its row (see tradewinds.store for columns)."""
+    from tradewinds import registry
+
+    game = registry.game(study.game)
+    n = study.num_players
+    seed = study.seed(index)
+    seat_names = study.seats(index)
+    t0 = time.perf_counter()
+    state = game.new_state(n, seed, **study.options)
+    order = initial_turn_order(game, state)
+    if study.path == "kernel":
+        steps = int(game.kernels.random_playout(state, playout_key(seed)))
+    else:
+        seats = _seats or _Seats(study)
+        players = [seats.get(s, name) for s, name in enumerate(seat_names)]
+        for p in players:
+            if hasattr(p, "reset"):
+                p.reset()
+        rngs = [np.random.default_rng([seed, s]) for s in range(n)]
+        steps = 0
+        while not (game.is_terminal(state) or game.is_truncated(state)):
+            p = game.current_player(state)
+            action = players[p].act(game.observe(state, p), game.legal_mask(state), rngs[p])
+            try:
+                game.step(state, action)
+            except ValueError as e:
+                raise ValueError(f"agent {seat_names[p]!r} in seat {p} of {study.game} seed "
+                                 f"{seed} after {steps} decisions: {e}") from e
+            steps += 1
+    duration = time.perf_counter() - t0
+    return {
+        "game_index": int(index), "seed": seed, "game": study.game, "num_players": n,
+        "options": study.options, "agents": list(seat_names), "turn_order": order,
+        "scores": [int(x) for x in game.scores(state)], "winners": game.winners(state),
+        "steps": steps, "truncated": bool(game.is_truncated(state)), "duration": duration,
+        "path": study.path, "versions": _versions or versions(),
+    }
+
+
+def play_chunk(study: Study, indices: Sequence[int], factories: dict | None = None) -> list:
+    """Play games `indices` of `study` (one worker task); returns their rows in order.
+
+    `factories` (name -> agent factory) re-registers agents that a worker process would not
+    know from importing `agents` alone (agents registered at run time by the caller).
+    """
+    if factories:
+        import agents
+
+        known = set(agents.agent_names())
+        for name, f in factories.items():
+            if name not in known or agents.factory(name) is not f:
+                agents.register(name, f, replace=True)
+    seats = _Seats(study)
+    v = versions()
+    return [play_game(study, i, _seats=seats, _versions=v) for i in indices]
+
+
+def _factories_for(study: Study) -> dict:
+    """Factories of the study's agents that a fresh worker would not get from `agents`."""
+    import agents
+
+    builtin = {"random"}
+    return {a: agents.factory(a) for a in set(study.agents) if a not in builtin}
+
+
+# ---------------------------------------------------------------------------- backends
+
+
+def _warm_up() -> None:
+    """Worker initializer: import the games and agents so numba's cache loads early."""
+    import agents  # noqa: F401
+    import tradewinds  # noqa: F401
+
+
+class LocalBackend:
+    """Chunks in this process (workers=1) or in a spawn-context process pool."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = max(1, int(workers or os.cpu_count() or 1))
+        self.pool = None
+        if self.workers > 1:
+            import multiprocessing as mp
+
+            self.pool = futures.ProcessPoolExecutor(
+                self.workers, mp_context=mp.get_context("spawn"), initializer=_warm_up)
+        self.window = 1 if self.pool is None else 2 * self.workers
+
+    def submit(self, study, indices, factories):
+        if self.pool is not None:
+            return self.pool.submit(play_chunk, study, list(indices), factories)
+        f = futures.Future()
+        f.set_result(play_chunk(study, list(indices), factories))
+        return f
+
+    def wait(self, handles):
+        done, _ = futures.wait(handles, return_when=futures.FIRST_COMPLETED)
+        return done
+
+    def result(self, handle):
+        return handle.result()
+
+    def cancel(self, handle):
+        handle.cancel()
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class RayBackend:
+    """Chunks as Ray remote tasks: `address` joins a cluster, None starts a local Ray.
+
+    Every Ray worker must be able to import tradewinds (same versions recommended: each
+    row records the versions of the worker that played it).
+    """
+
+    def __init__(self, address: str | None = None, workers: int | None = None,
+                 **init_kwargs):
+        try:
+            import ray
+        except ImportError as e:
+            raise RuntimeError("the ray backend needs Ray: pip install 'tradewinds[dist]'") \
+                from e
+        self.ray = ray
+        self.started = False
+        if not ray.is_initialized():
+            kw = {"include_dashboard": False, "log_to_driver": False}
+            if address is None and workers:
+                kw["num_cpus"] = int(workers)
+            kw.update(init_kwargs)
+            ray.init(address=address, **kw)
+            self.started = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = max(1, cpus)
+        self.window = 2 * self.workers
+        self.remote = ray.remote(num_cpus=1)(play_chunk)
+
+    def submit(self, study, indices, factories):
+        return self.remote.remote(study, list(indices), factories)
+
+    def wait(self, handles):
+        done, _ = self.ray.wait(list(handles), num_returns=1)
+        return done
+
+    def result(self, handle):
+        return self.ray.get(handle)
+
+    def cancel(self, handle):
+        try:
+            self.ray.cancel(handle, force=True)
+        except Exception:   # already finished or gone
+            pass
+
+    def close(self):
+        if self.started and self.ray.is_initialized():
+            self.ray.shutdown()
+        self.started = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def make_backend(kind: str = "local", workers: int | None = None, address: str | None = None,
+                 **kwargs):
+    """A backend for `run`: 'local' (processes; workers default os.cpu_count()) or 'ray'."""
+    if kind == "local":
+        if address is not None:
+            raise ValueError("--address is for --backend ray")
+        return LocalBackend(workers)
+    if kind == "ray":
+        return RayBackend(address, workers, **kwargs)
+    raise ValueError(f"backend must be one of {BACKENDS}, got {kind!r}")
+
+
+def iter_chunks(backend, study: Study, chunks: Iterable[Sequence[int]]) -> Iterator[list]:
+    """Rows of each chunk as it finishes (any order), at most `backend.window` in flight.
+
+    Closing the generator early (break, exception) cancels the chunks not yet started.
+    """
+    factories = _factories_for(study)
+    it = iter(chunks)
+    pending = {}
+    try:
+        for c in islice(it, backend.window):
+            pending[backend.submit(study, c, factories)] = c
+        while pending:
+            for h in backend.wait(list(pending)):
+                pending.pop(h)
+                rows = backend.result(h)
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending[backend.submit(study, nxt, factories)] = nxt
+                yield rows
+    finally:
+        for h in pending:
+            backend.cancel(h)
+
+
+def default_chunk_size(study: Study, todo: int, workers: int) -> int:
+    """About 4 chunks per worker, capped so progress and crash losses stay small."""
+    cap = 500 if study.path == "kernel" else 20
+    return max(1, min(cap, math.ceil(todo / (4 * max(1, workers)))))
+
+
+@dataclass
+class RunResult:
+    run_id: int
+    requested: int        # games 0..requested-1
+    already: int          # of those, stored before this call
+    played: int           # newly stored now
+    elapsed: float        # seconds spent playing in this call
+    stopped_early: bool   # `stop` ended the run before all requested games were played
+
+
+def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None = None,
+        on_rows: Callable[[list], None] | None = None,
+        stop: Callable[[list], bool] | None = None) -> RunResult:
+    """Play games 0..games-1 of `study` that `store` does not have yet and store them.
+
+    Resumable: the run is found by the study's identity and completed seeds are skipped.
+    Rows are stored (one transaction per chunk) as chunks finish; `on_rows(rows)` is then
+    called (progress), and `stop(rows)` — if it returns True the remaining chunks are
+    cancelled (games already stored are kept). `backend` defaults to an in-process one.
+    """
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    run_id = store.run_id(study.identity(), versions())
+    done = store.done_indices(run_id)
+    todo = [i for i in range(games) if i not in done]
+    own = backend is None
+    backend = backend or LocalBackend(1)
+    size = chunk_size or default_chunk_size(study, len(todo), backend.workers)
+    chunks = (todo[k:k + size] for k in range(0, len(todo), size))
+    played = 0
+    stopped = False
+    t0 = time.perf_counter()
+    try:
+        gen = iter_chunks(backend, study, chunks)
+        try:
+            for rows in gen:
+                played += store.add_games(run_id, rows)
+                if on_rows is not None:
+                    on_rows(rows)
+                if stop is not None and stop(rows):
+                    stopped = played < len(todo)
+                    break
+        finally:
+            gen.close()
+    finally:
+        if own:
+            backend.close()
+    return RunResult(run_id=run_id, requested=games, already=games - len(todo), played=played,
+                     elapsed=time.perf_counter() - t0, stopped_early=stopped)
+
+
+def wins_matrix(rows: Sequence[dict], num_players: int) -> np.ndarray:
+    """[games, seats] win credit: 1 split equally among each game's winners."""
+    w = np.zeros((len(rows), num_players))
+    for i, r in enumerate(rows):
+        if r["winners"]:
+            w[i, r["winners"]] = 1.0 / len(r["winners"])
+    return w
+
+
+def scores_matrix(rows: Sequence[dict], num_players: int) -> np.ndarray:
+    """[games, seats] final victory points."""
+    return np.array([r["scores"] for r in rows], dtype=np.int64).reshape(len(rows), num_players)
+
+
+def by_position(matrix: np.ndarray, rows: Sequence[dict]) -> np.ndarray:
+    """Re-index a [games, seats] matrix by initial turn-order position: column k holds the
+    value of the seat that was k-th in that game's initial order (identity for Hansa)."""
+    order = np.array([r["turn_order"] for r in rows], dtype=np.int64).reshape(matrix.shape)
+    return np.take_along_axis(matrix, order, axis=1)

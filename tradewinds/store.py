@@ -1,0 +1,233 @@
+"""The results store: every game the arena plays, one row each, in one SQLite file.
+
+Schema (created on first use; `SCHEMA_VERSION` in ``PRAGMA user_version``)::
+
+    run   one row per study configuration
+          run_id INTEGER PRIMARY KEY, key TEXT UNIQUE (canonical JSON of the identity),
+          game, num_players, options (JSON), agents (JSON list: the line-up, seat order
+          of game 0), agent_kwargs (JSON), seating ('fixed'|'rotate'), base_seed,
+          path ('kernel'|'python': how the games were played), created (UTC ISO time),
+          versions (JSON, of the process that created the run)
+    game  one row per finished game
+          run_id, game_index (i: the seed is base_seed + i), seed, game, num_players,
+          options (JSON), agents (JSON list by seat), turn_order (JSON list: the seats in
+          the order they play at the start of the game), scores (JSON list by seat),
+          winners (JSON list of seats; ties share), steps (decisions), truncated (0/1),
+          duration (seconds, wall time of that game in its worker), path, versions
+          (JSON: tradewinds, numba, numpy, python of the worker that played it),
+          finished (UTC ISO time); UNIQUE(run_id, seed)
+
+A run is identified by its key — (game, num_players, options with the game's defaults
+filled in, agents, agent kwargs, seating, base_seed, path) — so rerunning the same command
+finds the same run and skips the seeds it already has. Rows are written with INSERT OR
+IGNORE under UNIQUE(run_id, seed), in one transaction per batch, so a resume never counts a
+game twice and a crash (even kill -9) loses at most the batch being written. The file is in
+WAL mode: readers (a progress watcher, a notebook) never block the single writer.
+Only the parent process writes; workers send their rows back to it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS run (
+    run_id       INTEGER PRIMARY KEY,
+    key          TEXT    NOT NULL UNIQUE,
+    game         TEXT    NOT NULL,
+    num_players  INTEGER NOT NULL,
+    options      TEXT    NOT NULL,
+    agents       TEXT    NOT NULL,
+    agent_kwargs TEXT    NOT NULL,
+    seating      TEXT    NOT NULL,
+    base_seed    INTEGER NOT NULL,
+    path         TEXT    NOT NULL,
+    created      TEXT    NOT NULL,
+    versions     TEXT    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game (
+    run_id      INTEGER NOT NULL REFERENCES run(run_id),
+    game_index  INTEGER NOT NULL,
+    seed        INTEGER NOT NULL,
+    game        TEXT    NOT NULL,
+    num_players INTEGER NOT NULL,
+    options     TEXT    NOT NULL,
+    agents      TEXT    NOT NULL,
+    turn_order  TEXT    NOT NULL,
+    scores      TEXT    NOT NULL,
+    winners     TEXT    NOT NULL,
+    steps       INTEGER NOT NULL,
+    truncated   INTEGER NOT NULL,
+    duration    REAL    NOT NULL,
+    path        TEXT    NOT NULL,
+    versions    TEXT    NOT NULL,
+    finished    TEXT    NOT NULL,
+    UNIQUE (run_id, seed)
+);
+CREATE INDEX IF NOT EXISTS game_run_index ON game (run_id, game_index);
+"""
+
+# columns of a game row, in table order (workers produce dicts with these keys, less run_id
+# and finished, which the store adds)
+GAME_COLUMNS = (
+    "run_id", "game_index", "seed", "game", "num_players", "options", "agents", "turn_order",
+    "scores", "winners", "steps", "truncated", "duration", "path", "versions", "finished",
+)
+_JSON_COLUMNS = ("options", "agents", "turn_order", "scores", "winners", "versions")
+RUN_COLUMNS = (
+    "run_id", "key", "game", "num_players", "options", "agents", "agent_kwargs", "seating",
+    "base_seed", "path", "created", "versions",
+)
+
+
+def canonical_json(obj) -> str:
+    """JSON with sorted keys and no spaces: equal objects give equal strings."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+class Store:
+    """A results database (one SQLite file); use as a context manager or call close()."""
+
+    def __init__(self, path: str | Path, *, readonly: bool = False):
+        self.path = Path(path)
+        if readonly:
+            self.con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.con.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a process crash loses nothing committed; only a power cut
+            # can lose the last commits, and the file stays consistent either way.
+            self.con.execute("PRAGMA synchronous=NORMAL")
+            version = self.con.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise ValueError(f"{self.path}: results schema version {version}, "
+                                 f"this tradewinds writes {SCHEMA_VERSION}")
+            self.con.executescript(_SCHEMA)
+            self.con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.con.row_factory = sqlite3.Row
+
+    # ------------------------------------------------------------------ lifecycle
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ----------------------------------------------------------------------- runs
+    def run_id(self, identity: dict, versions: dict) -> int:
+        """The id of the run with this identity, created if new.
+
+        `identity` must hold game, num_players, options, agents, agent_kwargs, seating,
+        base_seed, path; its canonical JSON is the run key.
+        """
+        key = canonical_json(identity)
+        row = self.con.execute("SELECT run_id FROM run WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        self.con.execute(
+            "INSERT OR IGNORE INTO run (key, game, num_players, options, agents, agent_kwargs,"
+            " seating, base_seed, path, created, versions) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (key, identity["game"], int(identity["num_players"]),
+             canonical_json(identity["options"]), canonical_json(list(identity["agents"])),
+             canonical_json(identity["agent_kwargs"]), identity["seating"],
+             int(identity["base_seed"]), identity["path"], _now(), canonical_json(versions)))
+        return int(self.con.execute("SELECT run_id FROM run WHERE key = ?", (key,)).fetchone()[0])
+
+    def runs(self) -> list[dict]:
+        """Every run, with its number of recorded games, oldest first."""
+        rows = self.con.execute(
+            "SELECT run.*, (SELECT count(*) FROM game g WHERE g.run_id = run.run_id) AS games "
+            "FROM run ORDER BY run_id").fetchall()
+        out = []
+        for r in rows:
+            d = dict(r)
+            for c in ("options", "agents", "agent_kwargs", "versions"):
+                d[c] = json.loads(d[c])
+            out.append(d)
+        return out
+
+    # ---------------------------------------------------------------------- games
+    def add_games(self, run_id: int, rows: Iterable[dict]) -> int:
+        """Insert finished games in one transaction; returns how many were new.
+
+        A row whose (run_id, seed) is already stored is ignored, so replaying or resuming
+        can never count a game twice.
+        """
+        finished = _now()
+        shared: dict = {}    # rows of one chunk share their options and versions objects
+
+        def enc(obj):
+            key = id(obj)
+            if key not in shared:
+                shared[key] = (obj, canonical_json(obj))
+            return shared[key][1]
+
+        values = []
+        for r in rows:
+            values.append((
+                run_id, int(r["game_index"]), int(r["seed"]), r["game"], int(r["num_players"]),
+                enc(r["options"]),
+                *(canonical_json(r[c]) for c in ("agents", "turn_order", "scores", "winners")),
+                int(r["steps"]), int(bool(r["truncated"])), float(r["duration"]), r["path"],
+                enc(r["versions"]), finished))
+        if not values:
+            return 0
+        before = self.con.total_changes
+        self.con.execute("BEGIN IMMEDIATE")
+        try:
+            self.con.executemany(
+                f"INSERT OR IGNORE INTO game ({', '.join(GAME_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})", values)
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        self.con.execute("COMMIT")
+        return self.con.total_changes - before
+
+    def done_indices(self, run_id: int) -> set[int]:
+        """The game indices of the run already stored."""
+        return {int(r[0]) for r in
+                self.con.execute("SELECT game_index FROM game WHERE run_id = ?", (run_id,))}
+
+    def count(self, run_id: int, below: int | None = None) -> int:
+        """Stored games of the run (with game_index < below, if given)."""
+        if below is None:
+            q, args = "SELECT count(*) FROM game WHERE run_id = ?", (run_id,)
+        else:
+            q, args = ("SELECT count(*) FROM game WHERE run_id = ? AND game_index < ?",
+                       (run_id, below))
+        return int(self.con.execute(q, args).fetchone()[0])
+
+    def games(self, run_id: int, below: int | None = None) -> list[dict]:
+        """The run's games (game_index < below, if given) ordered by game_index; JSON columns
+        decoded."""
+        q = "SELECT * FROM game WHERE run_id = ?"
+        args: tuple = (run_id,)
+        if below is not None:
+            q += " AND game_index < ?"
+            args += (below,)
+        out = []
+        for r in self.con.execute(q + " ORDER BY game_index", args):
+            d = dict(r)
+            for c in _JSON_COLUMNS:
+                d[c] = json.loads(d[c])
+            out.append(d)
+        return out
+
+    def integrity_check(self) -> str:
+        """SQLite's own check: 'ok' for a sound file."""
+        return str(self.con.execute("PRAGMA integrity_check").fetchone()[0])
