@@ -2,7 +2,7 @@
 
 from importlib import import_module
 
-_GAMES = {"hansa": "hansa_env"}
+_GAMES = {"hansa": "hansa_env", "voyage": "voyage_env"}
 
 
 def games() -> list:

@@ -1,0 +1,1110 @@
+"""The Voyage rules as numba kernels over the flat int32 state (docs/voyage_engine.md).
+
+Every function takes the state `s` (layout: state.py) and the packed map `m` (see
+`pack_map`), so tests can run the same kernel on tiny maps. `is_legal` is the single
+source of truth for legality. Automatic work between decisions (attacks, forced compass
+moves, reactions, the red die, the blue card) is queued in state fields and drained by
+`advance`, which stops at the next decision.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from tradewinds import rng
+from voyage_env import actions as A
+from voyage_env import rules as R
+from voyage_env.observation import obs_names
+from voyage_env.state import (
+    ARRIVAL_BLUE,
+    ARRIVAL_NONE,
+    ARRIVAL_RED,
+    BID,
+    CARD_NONE,
+    CARD_OWN,
+    CARD_REACTIONS,
+    CARDS,
+    GAME_OVER,
+    LAYOUT,
+    MONASTERY,
+    MOVE,
+    ORDER,
+    PLAY,
+    REACT,
+    UPGRADE,
+    WRECK,
+)
+
+# ---- packed map: header, then H rows of hex data, then P rows of port data ----
+M_H, M_P, M_LISBON, M_BLACK_START = 0, 1, 2, 3
+HEX0, HEX_W = 8, 12
+F_CURRENT, F_PORT, F_PIRATE, F_BLUE, F_RED, F_HEMI = 6, 7, 8, 9, 10, 11
+PORT_W = 4
+P_VP, P_DECK, P_GOOD, P_HEX = 0, 1, 2, 3
+
+
+def pack_map(vmap) -> np.ndarray:
+    """A `VoyageMap` as one int32 vector the kernels take (read-only)."""
+    h, p = len(vmap.current), len(vmap.port_vp)
+    m = np.zeros(HEX0 + h * HEX_W + p * PORT_W, dtype=np.int32)
+    melaka = [i for i, name in enumerate(vmap.port_name) if name == "Melaka"]
+    m[M_H], m[M_P], m[M_LISBON] = h, p, vmap.lisbon
+    m[M_BLACK_START] = vmap.port_hex[melaka[0]] if melaka else -1
+    hexes = m[HEX0: HEX0 + h * HEX_W].reshape(h, HEX_W)
+    hexes[:, :6] = vmap.neighbors
+    hexes[:, F_CURRENT] = vmap.current
+    hexes[:, F_PORT] = vmap.port
+    hexes[:, F_PIRATE] = vmap.pirate
+    hexes[:, F_BLUE] = vmap.blue
+    hexes[:, F_RED] = vmap.red
+    hexes[:, F_HEMI] = vmap.hemisphere
+    ports = m[HEX0 + h * HEX_W:].reshape(p, PORT_W)
+    ports[:, P_VP] = vmap.port_vp
+    ports[:, P_DECK] = vmap.port_deck
+    ports[:, P_GOOD] = vmap.port_good
+    ports[:, P_HEX] = vmap.port_hex
+    return m
+
+
+# ---- state offsets ----
+_o = LAYOUT.offset
+NP, PHASE, DECIDER, ACTIVE, POSITION, ROUND, MAX_ROUNDS, TRUNC, END_TRIG = (
+    _o("num_players"), _o("phase"), _o("decider"), _o("active"), _o("position"), _o("round"),
+    _o("max_rounds"), _o("truncated"), _o("end_triggered"))
+SIMPLE, BLACK_OPT, TILES_TOTAL, TILES_TAKEN = (
+    _o("simple_deck"), _o("black_ship"), _o("tiles_total"), _o("tiles_taken"))
+BID_HIGH, BID_LEADER, BID_PASSES, BID_TURN, BID_RAISED, ORDER_STEP = (
+    _o("bid_high"), _o("bid_leader"), _o("bid_passes"), _o("bid_turn"), _o("bid_raised"),
+    _o("order_step"))
+ARR_STAGE, ARR_HEX, CARD, CARD_STAGE, REACT_K, REACT_SEAT, REACT_BUDGET = (
+    _o("arrival_stage"), _o("arrival_hex"), _o("card"), _o("card_stage"), _o("react_k"),
+    _o("react_seat"), _o("react_budget"))
+COMPASS_LEFT, TURN_OVER, ATTACKQ, UPG_GIVEN, BLACK_HEX, DECK_SIZE, RNG = (
+    _o("compass_left"), _o("turn_over"), _o("attack_queue"), _o("upgrade_given"),
+    _o("black_hex"), _o("deck_size"), _o("rng"))
+ORDER_, RANKING, NEW_ORDER, DISCARD, STOCK, DISCOVERED = (
+    _o("order"), _o("ranking"), _o("new_order"), _o("discard"), _o("stock"), _o("discovered"))
+SHIP, DISCS, SPENT, BIDS, VP, UPGRADED, DOCKED, ATTACKED, TILES, BEST_TILE = (
+    _o("ship"), _o("discs"), _o("spent"), _o("bid"), _o("vp"), _o("upgraded"), _o("docked"),
+    _o("attacked"), _o("tiles"), _o("best_tile"))
+HAND, TARGETS, CUBES, WRECKED, DECK = (
+    _o("hand"), _o("targets"), _o("cubes"), _o("wrecked"), _o("deck"))
+
+STATE_SIZE = LAYOUT.size
+NUM_ACTIONS = A.NUM_ACTIONS
+MAXP = R.MAX_PLAYERS
+NK = R.NUM_CARD_KINDS
+NG = 8
+NT = 2 * R.TARGETS_PER_DECK
+CARD_COUNTS = np.array(R.CARD_COUNTS, dtype=np.int64)
+GOOD_VP = np.array(R.GOOD_VP, dtype=np.int64)
+ROUND1_DEAL = np.array(R.ROUND1_DEAL, dtype=np.int64)
+OK, ERR_RANGE, ERR_OVER, ERR_ILLEGAL = 0, 1, 2, 3
+
+
+# =====================================================================  small queries
+
+@njit(cache=True)
+def nb(m, h, d):
+    return m[HEX0 + h * HEX_W + d]
+
+
+@njit(cache=True)
+def hexf(m, h, f):
+    return m[HEX0 + h * HEX_W + f]
+
+
+@njit(cache=True)
+def portf(m, port, f):
+    return m[HEX0 + m[M_H] * HEX_W + port * PORT_W + f]
+
+
+@njit(cache=True)
+def available(s, p):
+    return s[DISCS + p] - s[SPENT + p]
+
+
+@njit(cache=True)
+def hand_total(s, p):
+    t = 0
+    for k in range(NK):
+        t += s[HAND + p * NK + k]
+    return t
+
+
+@njit(cache=True)
+def ship_works(s, p, k):
+    """Ship k (0..3) is in service (ship 4 only after the upgrade) and not wrecked."""
+    return (k < 3 or s[UPGRADED + p] == 1) and s[WRECKED + p * 4 + k] == 0
+
+
+@njit(cache=True)
+def current_player(s):
+    return s[DECIDER]
+
+
+@njit(cache=True)
+def is_terminal(s):
+    return s[PHASE] == GAME_OVER
+
+
+@njit(cache=True)
+def is_truncated(s):
+    return s[PHASE] == GAME_OVER and s[TRUNC] == 1
+
+
+@njit(cache=True)
+def storm_n(kind):
+    return kind + 2 if kind <= R.STORM4 else 0
+
+
+# =====================================================================  cards
+
+@njit(cache=True)
+def reshuffle(s):
+    """VA16: the discard pile, listed by kind, shuffled, becomes the deck."""
+    k = 0
+    for kind in range(NK):
+        for _ in range(s[DISCARD + kind]):
+            s[DECK + k] = kind
+            k += 1
+        s[DISCARD + kind] = 0
+    rng.shuffle(s, RNG, s[DECK:DECK + k], k)
+    s[DECK_SIZE] = k
+
+
+@njit(cache=True)
+def draw_card(s):
+    """The top card's kind, or -1 when deck and discard pile are both empty."""
+    if s[DECK_SIZE] == 0:
+        reshuffle(s)
+        if s[DECK_SIZE] == 0:
+            return -1
+    s[DECK_SIZE] -= 1
+    kind = s[DECK + s[DECK_SIZE]]
+    s[DECK + s[DECK_SIZE]] = 0
+    return kind
+
+
+@njit(cache=True)
+def draw_to(s, p, size):
+    while hand_total(s, p) < size:
+        kind = draw_card(s)
+        if kind < 0:
+            return
+        s[HAND + p * NK + kind] += 1
+
+
+# =====================================================================  setup
+
+@njit(cache=True)
+def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds):
+    s[:] = 0
+    n = num_players
+    s[NP] = n
+    s[MAX_ROUNDS] = max_rounds
+    s[SIMPLE] = simple_deck
+    s[BLACK_OPT] = black_ship
+    s[TILES_TOTAL] = n + 1
+    rng.seed_state(s, RNG, seed)
+    for k in range(MAXP):
+        s[ORDER_ + k] = k if k < n else -1
+        s[RANKING + k] = -1
+        s[NEW_ORDER + k] = -1
+    rng.shuffle(s, RNG, s[ORDER_:ORDER_ + n], n)
+    # target cards (V3): west deck then east deck, each shuffled and dealt by seat
+    nports = m[M_P]
+    deck = np.empty(nports, dtype=np.int32)
+    for p in range(MAXP):
+        for j in range(NT):
+            s[TARGETS + p * NT + j] = -1
+    for side in range(2):
+        size = 0
+        for port in range(nports):
+            if portf(m, port, P_DECK) == side:
+                deck[size] = port
+                size += 1
+        rng.shuffle(s, RNG, deck, size)
+        k = min(R.TARGETS_PER_DECK, size // n)
+        for p in range(n):
+            for j in range(k):
+                s[TARGETS + p * NT + side * R.TARGETS_PER_DECK + j] = deck[k * p + j]
+    # wind deck (V7)
+    size = 0
+    for kind in range(NK):
+        count = CARD_COUNTS[kind]
+        if simple_deck and kind == R.CALM:
+            count -= R.SIMPLE_DECK_CALMS_REMOVED
+        for _ in range(count):
+            s[DECK + size] = kind
+            size += 1
+    rng.shuffle(s, RNG, s[DECK:DECK + size], size)
+    s[DECK_SIZE] = size
+    for g in range(NG):
+        s[STOCK + g] = R.STOCK_PER_GOOD
+    for port in range(R.MAX_PORTS):
+        s[DISCOVERED + port] = -1
+    for p in range(n):
+        s[SHIP + p] = m[M_LISBON]
+        s[DISCS + p] = R.BASE_DISCS
+    s[BLACK_HEX] = m[M_BLACK_START] if black_ship else -1
+    s[CARD] = -1
+    s[REACT_SEAT] = -1
+    s[ROUND] = 1
+    start_bidding(s)
+
+
+# =====================================================================  bidding and order
+
+@njit(cache=True)
+def start_bidding(s):
+    s[PHASE] = BID
+    s[BID_HIGH] = 0
+    s[BID_LEADER] = -1
+    s[BID_PASSES] = 0
+    s[BID_RAISED] = 0
+    s[BID_TURN] = 0
+    s[POSITION] = 0
+    s[ACTIVE] = s[ORDER_]
+    s[DECIDER] = s[ORDER_]
+
+
+@njit(cache=True)
+def next_bidder(s):
+    """VA13: the auction ends after n-1 passes following a raise (n with no raise)."""
+    n = s[NP]
+    need = n - 1 if s[BID_RAISED] else n
+    if s[BID_PASSES] >= need:
+        end_auction(s)
+        return
+    t = (s[BID_TURN] + 1) % n
+    if s[ORDER_ + t] == s[BID_LEADER]:
+        t = (t + 1) % n
+    s[BID_TURN] = t
+    s[ACTIVE] = s[ORDER_ + t]
+    s[DECIDER] = s[ORDER_ + t]
+
+
+@njit(cache=True)
+def end_auction(s):
+    n = s[NP]
+    count = 0
+    for k in range(MAXP):
+        s[RANKING + k] = -1
+        s[NEW_ORDER + k] = -1
+    for p in range(n):  # insertion by decreasing bid (bids are distinct, V10)
+        if s[BIDS + p] > 0:
+            j = count
+            while j > 0 and s[BIDS + s[RANKING + j - 1]] < s[BIDS + p]:
+                s[RANKING + j] = s[RANKING + j - 1]
+                j -= 1
+            s[RANKING + j] = p
+            count += 1
+    s[ORDER_STEP] = 0
+    place_bidders(s)
+
+
+@njit(cache=True)
+def free_positions(s):
+    k = 0
+    for pos in range(s[NP]):
+        if s[NEW_ORDER + pos] < 0:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def place_bidders(s):
+    """V11: bidders choose positions in decreasing bid order; the last choice is forced."""
+    n = s[NP]
+    while s[ORDER_STEP] < n and s[RANKING + s[ORDER_STEP]] >= 0:
+        p = s[RANKING + s[ORDER_STEP]]
+        if free_positions(s) > 1:
+            s[PHASE] = ORDER
+            s[ACTIVE] = p
+            s[DECIDER] = p
+            return
+        for pos in range(n):
+            if s[NEW_ORDER + pos] < 0:
+                s[NEW_ORDER + pos] = p
+                break
+        s[ORDER_STEP] += 1
+    finish_order(s)
+
+
+@njit(cache=True)
+def finish_order(s):
+    n = s[NP]
+    if s[RANKING] >= 0:
+        free = 0
+        for pos in range(n):  # non-bidders keep their relative order
+            p = s[ORDER_ + pos]
+            if s[BIDS + p] == 0:
+                while s[NEW_ORDER + free] >= 0:
+                    free += 1
+                s[NEW_ORDER + free] = p
+        for pos in range(n):
+            s[ORDER_ + pos] = s[NEW_ORDER + pos]
+    for k in range(MAXP):
+        s[NEW_ORDER + k] = -1
+        s[RANKING + k] = -1
+    s[ORDER_STEP] = 0
+    if s[ROUND] == 1 and s[SIMPLE] == 0:  # V13
+        for pos in range(n):
+            p = s[ORDER_ + pos]
+            for _ in range(ROUND1_DEAL[pos]):
+                kind = draw_card(s)
+                if kind >= 0:
+                    s[HAND + p * NK + kind] += 1
+    s[POSITION] = -1
+    next_turn(s)
+
+
+# =====================================================================  turns and rounds
+
+@njit(cache=True)
+def refresh(s, p):
+    """V48: all discs back, hand drawn up to 5."""
+    s[SPENT + p] = 0
+    if s[SIMPLE] == 0:
+        draw_to(s, p, R.HAND_SIZE)
+
+
+@njit(cache=True)
+def next_turn(s):
+    """Start the next position's turn; empty turns (no disc) pass at once (VA21)."""
+    n = s[NP]
+    while True:
+        s[POSITION] += 1
+        if s[POSITION] >= n:
+            end_round(s)
+            return
+        p = s[ORDER_ + s[POSITION]]
+        s[ACTIVE] = p
+        if available(s, p) > 0:
+            s[PHASE] = MOVE
+            s[DECIDER] = p
+            return
+        refresh(s, p)
+
+
+@njit(cache=True)
+def end_turn(s):
+    refresh(s, s[ACTIVE])
+    s[TURN_OVER] = 0
+    next_turn(s)
+
+
+@njit(cache=True)
+def end_round(s):
+    """V49: the round of the last tile is finished, then the game ends; else cap or next."""
+    if s[END_TRIG] == 1 or s[ROUND] >= s[MAX_ROUNDS]:
+        s[TRUNC] = 0 if s[END_TRIG] == 1 else 1
+        s[PHASE] = GAME_OVER
+        s[DECIDER] = -1
+        return
+    s[ROUND] += 1
+    for p in range(s[NP]):
+        s[DOCKED + p] = 0
+        s[ATTACKED + p] = 0
+        s[BIDS + p] = 0
+    start_bidding(s)
+
+
+# =====================================================================  movement effects
+
+@njit(cache=True)
+def load(s, p, g):
+    """V24, VA37, VA38: one cube per good, ship working, stock permitting."""
+    if s[CUBES + p * NG + g] == 0 and ship_works(s, p, g // 2) and s[STOCK + g] > 0:
+        s[CUBES + p * NG + g] = 1
+        s[STOCK + g] -= 1
+
+
+@njit(cache=True)
+def enter_hex(s, m, p, h):
+    """Any movement onto h: port discovery and loading (V22-V24), Black Ship contact (V61)."""
+    s[SHIP + p] = h
+    port = hexf(m, h, F_PORT)
+    if port >= 0:
+        if s[DISCOVERED + port] < 0:
+            s[DISCOVERED + port] = p
+            s[VP + p] += portf(m, port, P_VP)
+        g = portf(m, port, P_GOOD)
+        if g >= 0:
+            load(s, p, g)
+    if s[BLACK_HEX] == h and s[ATTACKED + p] == 0:
+        s[ATTACKQ] |= 1 << p
+
+
+@njit(cache=True)
+def wreck_candidates(s, p):
+    k = 0
+    for ship in range(4):
+        if ship_works(s, p, ship):
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def apply_wreck(s, p, ship):
+    """V21: the ship's goods are lost (back to stock) until repaired in Lisbon."""
+    s[WRECKED + p * 4 + ship] = 1
+    for g in (2 * ship, 2 * ship + 1):
+        if s[CUBES + p * NG + g] == 1:
+            s[CUBES + p * NG + g] = 0
+            s[STOCK + g] += 1
+
+
+@njit(cache=True)
+def roll_and_wreck(s, p):
+    """Roll the die for p (VA11); returns True when p must choose the wrecked ship."""
+    if rng.below(s, RNG, R.DIE_FACES) >= R.WRECK_FACES:
+        return False
+    k = wreck_candidates(s, p)
+    if k == 0:
+        return False
+    if k == 1:
+        for ship in range(4):
+            if ship_works(s, p, ship):
+                apply_wreck(s, p, ship)
+        return False
+    s[PHASE] = WRECK
+    s[DECIDER] = p
+    return True
+
+
+@njit(cache=True)
+def start_card(s, kind):
+    s[CARD] = kind
+    s[CARD_STAGE] = CARD_OWN if kind == R.CALM else CARD_REACTIONS
+    s[REACT_K] = 1
+    s[REACT_SEAT] = -1
+    s[REACT_BUDGET] = 0
+
+
+@njit(cache=True)
+def react_can_move(s, m, p):
+    h = s[SHIP + p]
+    kind = s[CARD]
+    if R.COMPASS <= kind < R.FAVOURABLE:
+        return nb(m, h, kind - R.COMPASS) >= 0
+    for d in range(6):
+        if nb(m, h, d) >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def next_reaction(s, m):
+    """V36-V37: find the next seat that may move on the card; True when one must decide."""
+    n = s[NP]
+    if s[REACT_SEAT] >= 0:
+        p = s[REACT_SEAT]
+        if s[REACT_BUDGET] > 0 and react_can_move(s, m, p):
+            s[PHASE] = REACT
+            s[DECIDER] = p
+            return True
+        s[REACT_SEAT] = -1
+        s[REACT_BUDGET] = 0
+        s[REACT_K] += 1
+    active_hemi = hexf(m, s[SHIP + s[ACTIVE]], F_HEMI)
+    kind = s[CARD]
+    budget = storm_n(kind) if kind <= R.STORM4 else (
+        R.COMPASS_STEPS if kind < R.FAVOURABLE else R.FAVOURABLE_REACH)
+    while s[REACT_K] < n:
+        p = s[ORDER_ + (s[POSITION] + s[REACT_K]) % n]
+        if s[DOCKED + p] == 0 and hexf(m, s[SHIP + p], F_HEMI) == active_hemi:
+            s[REACT_SEAT] = p
+            s[REACT_BUDGET] = budget
+            if react_can_move(s, m, p):
+                s[PHASE] = REACT
+                s[DECIDER] = p
+                return True
+            s[REACT_SEAT] = -1
+            s[REACT_BUDGET] = 0
+        s[REACT_K] += 1
+    s[CARD_STAGE] = CARD_OWN
+    return False
+
+
+@njit(cache=True)
+def own_effect(s):
+    """V29-V35: the card's effect on its player, after the others."""
+    p = s[ACTIVE]
+    kind = s[CARD]
+    s[CARD_STAGE] = CARD_NONE
+    s[REACT_K] = 0
+    if kind <= R.STORM4:
+        n = storm_n(kind)
+        avail = available(s, p)
+        s[SPENT + p] += n if n <= avail else avail  # simple deck: what he has (VA33)
+        s[CARD] = -1
+    elif kind < R.FAVOURABLE:
+        s[COMPASS_LEFT] = R.COMPASS_STEPS
+    elif kind == R.FAVOURABLE:
+        back = s[SPENT + p]
+        s[SPENT + p] -= back if back < R.FAVOURABLE_REGAIN else R.FAVOURABLE_REGAIN
+        s[CARD] = -1
+    else:
+        s[TURN_OVER] = 1
+        s[CARD] = -1
+
+
+@njit(cache=True)
+def advance(s, m):
+    """Drain pending automatic work in priority order; stop at the next decision."""
+    n = s[NP]
+    while True:
+        if s[ATTACKQ] != 0:
+            seat = -1
+            for k in range(n):
+                q = s[ORDER_ + (s[POSITION] + k) % n]
+                if (s[ATTACKQ] >> q) & 1:
+                    seat = q
+                    break
+            s[ATTACKQ] &= ~(1 << seat)
+            s[ATTACKED + seat] = 1
+            if roll_and_wreck(s, seat):
+                return
+            continue
+        if s[COMPASS_LEFT] > 0:
+            p = s[ACTIVE]
+            t = nb(m, s[SHIP + p], s[CARD] - R.COMPASS)
+            if t < 0:
+                s[COMPASS_LEFT] = 0
+            else:
+                s[COMPASS_LEFT] -= 1
+                enter_hex(s, m, p, t)
+            if s[COMPASS_LEFT] == 0:
+                s[CARD] = -1
+            continue
+        if s[CARD_STAGE] == CARD_REACTIONS:
+            if next_reaction(s, m):
+                return
+            continue
+        if s[CARD_STAGE] == CARD_OWN:
+            own_effect(s)
+            continue
+        p = s[ACTIVE]
+        if s[ARR_STAGE] == ARRIVAL_RED:
+            s[ARR_STAGE] = ARRIVAL_BLUE
+            if hexf(m, s[ARR_HEX], F_RED) and roll_and_wreck(s, p):
+                return
+            continue
+        if s[ARR_STAGE] == ARRIVAL_BLUE:
+            s[ARR_STAGE] = ARRIVAL_NONE
+            if hexf(m, s[ARR_HEX], F_BLUE):
+                if s[SIMPLE] == 0:
+                    s[PHASE] = PLAY
+                    s[DECIDER] = p
+                    return
+                kind = draw_card(s)  # V53: the top card of the shared deck
+                if kind >= 0:
+                    s[DISCARD + kind] += 1
+                    start_card(s, kind)
+            continue
+        if s[TURN_OVER] == 1 or available(s, p) == 0:
+            end_turn(s)
+            return
+        s[PHASE] = MOVE
+        s[DECIDER] = p
+        return
+
+
+# =====================================================================  legality
+
+@njit(cache=True)
+def playable(s, p, avail, minus_favourable):
+    """Some card in hand can be played on a blue hex with `avail` discs (V29, E8)."""
+    for kind in range(NK):
+        k = s[HAND + p * NK + kind] - (1 if minus_favourable and kind == R.FAVOURABLE else 0)
+        if k > 0 and storm_n(kind) <= avail:
+            return True
+    return False
+
+
+@njit(cache=True)
+def step_cost(s, m, p, d, shielded):
+    """Discs for p's own step in direction d (V15-V18, V34); -1 if impossible."""
+    h = s[SHIP + p]
+    t = nb(m, h, d)
+    if t < 0:
+        return -1
+    cost = 0 if hexf(m, h, F_CURRENT) == d else 1
+    if hexf(m, t, F_PIRATE) and not shielded:
+        cost += 1
+    return cost
+
+
+@njit(cache=True)
+def is_legal(s, m, a):
+    phase = s[PHASE]
+    p = s[DECIDER]
+    if phase == MOVE:
+        avail = available(s, p)
+        if A.MOVE <= a < A.BLACK:
+            shielded = a >= A.SHIELD
+            d = a - (A.SHIELD if shielded else A.MOVE)
+            cost = step_cost(s, m, p, d, shielded)
+            if cost < 0 or cost > avail:
+                return False
+            t = nb(m, s[SHIP + p], d)
+            if shielded:
+                if (s[SIMPLE] == 1 or hexf(m, t, F_PIRATE) == 0
+                        or s[HAND + p * NK + R.FAVOURABLE] == 0):
+                    return False
+            if hexf(m, t, F_BLUE) and s[SIMPLE] == 0:
+                return playable(s, p, avail - cost, shielded)
+            return True
+        if A.BLACK <= a < A.DOCK:
+            if s[BLACK_OPT] == 0 or avail < 1:
+                return False
+            t = nb(m, s[BLACK_HEX], a - A.BLACK)
+            return t >= 0 and hexf(m, t, F_HEMI) == hexf(m, m[M_BLACK_START], F_HEMI)
+        if a == A.DOCK:
+            return s[SHIP + p] == m[M_LISBON]
+        return a == A.STOP
+    if phase == BID:
+        if a == A.BID_PASS:
+            return True
+        if A.BID <= a < A.ORDER:
+            total = a - A.BID + 1
+            return total > s[BID_HIGH] and total - s[BIDS + p] <= available(s, p)
+        return False
+    if phase == ORDER:
+        k = a - A.ORDER
+        return 0 <= k < s[NP] and a < A.MOVE and s[NEW_ORDER + k] < 0
+    if phase == PLAY:
+        if A.PLAY <= a < A.WRECK:
+            kind = a - A.PLAY
+            return s[HAND + p * NK + kind] > 0 and storm_n(kind) <= available(s, p)
+        return False
+    if phase == REACT:
+        if a == A.STOP:
+            return True
+        if A.MOVE <= a < A.SHIELD:
+            d = a - A.MOVE
+            kind = s[CARD]
+            if R.COMPASS <= kind < R.FAVOURABLE and d != kind - R.COMPASS:
+                return False
+            return nb(m, s[SHIP + p], d) >= 0
+        return False
+    if phase == WRECK:
+        return A.WRECK <= a < A.UPGRADE and ship_works(s, p, a - A.WRECK)
+    if phase == UPGRADE:
+        if a == A.UPGRADE_SKIP:
+            return s[UPG_GIVEN] == 0
+        return A.UPGRADE <= a < A.UPGRADE_SKIP and s[CUBES + p * NG + a - A.UPGRADE] == 1
+    if phase == MONASTERY:
+        return a == A.MONASTERY_TAKE or a == A.MONASTERY_SELL
+    if phase == CARDS:
+        return a == A.CARDS_TOP_UP or a == A.CARDS_NEW
+    return False
+
+
+@njit(cache=True)
+def legal_mask(s, m, mask):
+    mask[:] = 0
+    phase = s[PHASE]
+    if phase == GAME_OVER:
+        return
+    lo, hi = 0, NUM_ACTIONS
+    if phase == MOVE:
+        lo, hi = A.MOVE, A.PLAY
+    elif phase == BID:
+        lo, hi = A.BID_PASS, A.ORDER
+    elif phase == ORDER:
+        lo, hi = A.ORDER, A.MOVE
+    elif phase == PLAY:
+        lo, hi = A.PLAY, A.WRECK
+    elif phase == REACT:
+        lo, hi = A.MOVE, A.PLAY
+    elif phase == WRECK:
+        lo, hi = A.WRECK, A.UPGRADE
+    elif phase == UPGRADE:
+        lo, hi = A.UPGRADE, A.MONASTERY_TAKE
+    elif phase == MONASTERY:
+        lo, hi = A.MONASTERY_TAKE, A.CARDS_TOP_UP
+    elif phase == CARDS:
+        lo, hi = A.CARDS_TOP_UP, NUM_ACTIONS
+    for a in range(lo, hi):
+        if is_legal(s, m, a):
+            mask[a] = 1
+
+
+# =====================================================================  docking
+
+@njit(cache=True)
+def cube_count(s, p):
+    k = 0
+    for g in range(NG):
+        k += s[CUBES + p * NG + g]
+    return k
+
+
+@njit(cache=True)
+def dock_monastery(s):
+    p = s[ACTIVE]
+    if s[CUBES + p * NG + R.PEPPER] == 1 and s[TILES_TAKEN] < s[TILES_TOTAL]:
+        s[PHASE] = MONASTERY
+        s[DECIDER] = p
+    else:
+        dock_sell(s)
+
+
+@njit(cache=True)
+def dock_sell(s):
+    """V44: every remaining cube is sold; then the card choice (V45)."""
+    p = s[ACTIVE]
+    for g in range(NG):
+        if s[CUBES + p * NG + g] == 1:
+            s[CUBES + p * NG + g] = 0
+            s[STOCK + g] += 1
+            s[VP + p] += GOOD_VP[g]
+    if s[SIMPLE] == 0:
+        s[PHASE] = CARDS
+        s[DECIDER] = p
+    else:
+        dock_finish(s)
+
+
+@njit(cache=True)
+def dock_finish(s):
+    """V46-V47: refit (discs back, wrecks repaired), stay in port, the turn ends."""
+    p = s[ACTIVE]
+    for ship in range(4):
+        s[WRECKED + p * 4 + ship] = 0
+    s[DOCKED + p] = 1
+    end_turn(s)
+
+
+# =====================================================================  step
+
+@njit(cache=True)
+def step(s, m, a):
+    """Apply one decision and everything automatic after it; 0 or an error code."""
+    if a < 0 or a >= NUM_ACTIONS:
+        return ERR_RANGE
+    if s[PHASE] == GAME_OVER:
+        return ERR_OVER
+    if not is_legal(s, m, a):
+        return ERR_ILLEGAL
+    phase = s[PHASE]
+    p = s[DECIDER]
+    if phase == BID:
+        if a == A.BID_PASS:
+            s[BID_PASSES] += 1
+        else:
+            total = a - A.BID + 1
+            s[SPENT + p] += total - s[BIDS + p]
+            s[BIDS + p] = total
+            s[BID_HIGH] = total
+            s[BID_LEADER] = p
+            s[BID_PASSES] = 0
+            s[BID_RAISED] = 1
+        next_bidder(s)
+    elif phase == ORDER:
+        s[NEW_ORDER + a - A.ORDER] = p
+        s[ORDER_STEP] += 1
+        place_bidders(s)
+    elif phase == MOVE:
+        if a < A.BLACK:
+            shielded = a >= A.SHIELD
+            d = a - (A.SHIELD if shielded else A.MOVE)
+            s[SPENT + p] += step_cost(s, m, p, d, shielded)
+            if shielded:
+                s[HAND + p * NK + R.FAVOURABLE] -= 1
+                s[DISCARD + R.FAVOURABLE] += 1
+            t = nb(m, s[SHIP + p], d)
+            enter_hex(s, m, p, t)
+            s[ARR_STAGE] = ARRIVAL_RED
+            s[ARR_HEX] = t
+            advance(s, m)
+        elif a < A.DOCK:
+            t = nb(m, s[BLACK_HEX], a - A.BLACK)
+            s[SPENT + p] += 1
+            s[BLACK_HEX] = t
+            for q in range(s[NP]):
+                if s[SHIP + q] == t and s[ATTACKED + q] == 0:
+                    s[ATTACKQ] |= 1 << q
+            advance(s, m)
+        elif a == A.DOCK:
+            if s[UPGRADED + p] == 0 and cube_count(s, p) >= 3:
+                s[PHASE] = UPGRADE
+                s[UPG_GIVEN] = 0
+            else:
+                dock_monastery(s)
+        else:
+            s[TURN_OVER] = 1
+            advance(s, m)
+    elif phase == PLAY:
+        kind = a - A.PLAY
+        s[HAND + p * NK + kind] -= 1
+        s[DISCARD + kind] += 1
+        start_card(s, kind)
+        advance(s, m)
+    elif phase == REACT:
+        if a == A.STOP:
+            s[REACT_BUDGET] = 0
+        else:
+            s[REACT_BUDGET] -= 1
+            enter_hex(s, m, p, nb(m, s[SHIP + p], a - A.MOVE))
+        advance(s, m)
+    elif phase == WRECK:
+        apply_wreck(s, p, a - A.WRECK)
+        advance(s, m)
+    elif phase == UPGRADE:
+        if a == A.UPGRADE_SKIP:
+            dock_monastery(s)
+        else:
+            g = a - A.UPGRADE
+            s[CUBES + p * NG + g] = 0
+            s[STOCK + g] += 1
+            s[UPG_GIVEN] += 1
+            if s[UPG_GIVEN] == 3:  # V43
+                s[UPG_GIVEN] = 0
+                s[UPGRADED + p] = 1
+                s[DISCS + p] = R.UPGRADED_DISCS
+                dock_monastery(s)
+    elif phase == MONASTERY:
+        if a == A.MONASTERY_TAKE:  # V41
+            s[CUBES + p * NG + R.PEPPER] = 0
+            s[STOCK + R.PEPPER] += 1
+            s[TILES_TAKEN] += 1
+            s[TILES + p] += 1
+            if s[BEST_TILE + p] == 0:
+                s[BEST_TILE + p] = s[TILES_TAKEN]
+            s[VP + p] += R.MONASTERY_VP
+            if s[TILES_TAKEN] == s[TILES_TOTAL]:
+                s[END_TRIG] = 1
+        dock_sell(s)
+    elif phase == CARDS:
+        if a == A.CARDS_NEW:
+            for kind in range(NK):
+                s[DISCARD + kind] += s[HAND + p * NK + kind]
+                s[HAND + p * NK + kind] = 0
+        draw_to(s, p, R.HAND_SIZE)
+        dock_finish(s)
+    return OK
+
+
+# =====================================================================  scoring
+
+@njit(cache=True)
+def scores(s, m, out):
+    """V50-V51: VP from play plus 5 per own target port carrying own monument."""
+    out[:] = 0
+    for p in range(s[NP]):
+        v = s[VP + p]
+        for j in range(NT):
+            port = s[TARGETS + p * NT + j]
+            if port >= 0 and s[DISCOVERED + port] == p:
+                v += R.TARGET_VP
+        out[p] = v
+
+
+@njit(cache=True)
+def winners(s, m, out):
+    """V52, VA31: most VP, then most tiles, then the lowest tile; else shared."""
+    n = s[NP]
+    vp = np.zeros(MAXP, dtype=np.int64)
+    scores(s, m, vp)
+    best = 0
+    for p in range(1, n):
+        if _better(s, vp, p, best):
+            best = p
+    out[:] = 0
+    for p in range(n):
+        if not _better(s, vp, best, p):
+            out[p] = 1
+
+
+@njit(cache=True)
+def _better(s, vp, p, q):
+    """p ranks strictly above q."""
+    if vp[p] != vp[q]:
+        return vp[p] > vp[q]
+    if s[TILES + p] != s[TILES + q]:
+        return s[TILES + p] > s[TILES + q]
+    if s[TILES + p] > 0:
+        return s[BEST_TILE + p] < s[BEST_TILE + q]
+    return False
+
+
+@njit(cache=True)
+def returns(s, m, out):
+    w = np.zeros(MAXP, dtype=np.int64)
+    winners(s, m, w)
+    k = w.sum()
+    for p in range(out.shape[0]):
+        out[p] = w[p] / k if p < MAXP else 0.0
+
+
+# =====================================================================  observation
+
+OB_NP, OB_PHASE, OB_ROUND, OB_END, OB_TILES, OB_MYPOS, OB_CARD = 0, 3, 13, 14, 15, 16, 17
+OB_BUDGET, OB_BID, OB_DECK, OB_DISCARD, OB_STOCK, OB_PORTS = 28, 29, 30, 31, 42, 50
+SEAT_HEAD = 7            # present, active, decider, position=1..4
+SEAT_TAIL = 11 + NG + 4  # hemisphere .. hand_size, cubes, wrecks
+
+
+def obs_size(num_hexes, num_ports):
+    return len(obs_names(num_hexes, ["x"] * num_ports))
+
+
+@njit(cache=True)
+def observe(s, m, o, out):
+    """Seat o's view: public state, own hand and own target cards only (VA32)."""
+    out[:] = 0.0
+    n = s[NP]
+    H = m[M_H]
+    P = m[M_P]
+    over = s[PHASE] == GAME_OVER
+    out[OB_NP + n - 2] = 1.0
+    out[OB_PHASE + s[PHASE]] = 1.0
+    out[OB_ROUND] = s[ROUND] / s[MAX_ROUNDS]
+    out[OB_END] = s[END_TRIG]
+    out[OB_TILES] = (s[TILES_TOTAL] - s[TILES_TAKEN]) / 5.0
+    for pos in range(n):
+        if s[ORDER_ + pos] == o:
+            out[OB_MYPOS] = pos / 3.0
+    if s[CARD] >= 0:
+        out[OB_CARD + s[CARD]] = 1.0
+    if s[PHASE] == REACT:
+        out[OB_BUDGET] = s[REACT_BUDGET] / 4.0
+    out[OB_BID] = s[BID_HIGH] / 12.0
+    out[OB_DECK] = s[DECK_SIZE] / 86.0
+    for k in range(NK):
+        out[OB_DISCARD + k] = s[DISCARD + k] / 18.0
+    for g in range(NG):
+        out[OB_STOCK + g] = s[STOCK + g] / 4.0
+    for port in range(P):
+        q = s[DISCOVERED + port]
+        if q >= 0:
+            out[OB_PORTS + port * MAXP + (q - o) % n] = 1.0
+    at = OB_PORTS + P * MAXP
+    for k in range(NK):
+        out[at + k] = s[HAND + o * NK + k] / 5.0
+    at += NK
+    for j in range(NT):
+        port = s[TARGETS + o * NT + j]
+        if port >= 0:
+            out[at + port] = 1.0
+    at += P
+    if s[BLACK_HEX] >= 0:
+        out[at + s[BLACK_HEX]] = 1.0
+    at += H
+    block = SEAT_HEAD + H + SEAT_TAIL
+    for r in range(n):
+        p = (o + r) % n
+        b = at + r * block
+        out[b] = 1.0
+        out[b + 1] = 1.0 if s[ACTIVE] == p and not over else 0.0
+        out[b + 2] = 1.0 if s[DECIDER] == p else 0.0
+        for pos in range(n):
+            if s[ORDER_ + pos] == p:
+                out[b + 3 + pos] = 1.0
+        out[b + SEAT_HEAD + s[SHIP + p]] = 1.0
+        t = b + SEAT_HEAD + H
+        out[t] = hexf(m, s[SHIP + p], F_HEMI)
+        out[t + 1] = s[DISCS + p] / 12.0
+        out[t + 2] = available(s, p) / 12.0
+        out[t + 3] = s[BIDS + p] / 12.0
+        out[t + 4] = s[VP + p] / 100.0
+        out[t + 5] = s[UPGRADED + p]
+        out[t + 6] = s[DOCKED + p]
+        out[t + 7] = s[ATTACKED + p]
+        out[t + 8] = s[TILES + p] / 5.0
+        out[t + 9] = s[BEST_TILE + p] / 5.0
+        out[t + 10] = hand_total(s, p) / 5.0
+        for g in range(NG):
+            out[t + 11 + g] = s[CUBES + p * NG + g]
+        for k in range(4):
+            out[t + 11 + NG + k] = s[WRECKED + p * 4 + k]
+
+
+# =====================================================================  playouts and batches
+
+@njit(cache=True)
+def random_action(s, m, mask, key):
+    legal_mask(s, m, mask)
+    k = 0
+    for a in range(NUM_ACTIONS):
+        k += mask[a]
+    r = rng.below(key, 0, k)
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_playout(s, m, key):
+    mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+    steps = 0
+    while s[PHASE] != GAME_OVER:
+        step(s, m, random_action(s, m, mask, key))
+        steps += 1
+    return steps
+
+
+@njit(cache=True)
+def random_games(m, num_players, first_seed, games, simple_deck, black_ship, max_rounds):
+    s = np.zeros(STATE_SIZE, dtype=np.int32)
+    key = np.zeros(2, dtype=np.int32)
+    total = 0
+    for g in range(games):
+        init(s, m, num_players, first_seed + g, simple_deck, black_ship, max_rounds)
+        key[0] = first_seed + g
+        key[1] = 0x5EED
+        total += random_playout(s, m, key)
+    return total
+
+
+@njit(cache=True, parallel=True)
+def init_batch(states, m, num_players, seeds, simple_deck, black_ship, max_rounds):
+    for i in prange(states.shape[0]):
+        init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+
+
+@njit(cache=True, parallel=True)
+def step_batch(states, m, acts, errors):
+    for i in prange(states.shape[0]):
+        errors[i] = step(states[i], m, acts[i])
+
+
+@njit(cache=True, parallel=True)
+def legal_mask_batch(states, m, masks):
+    for i in prange(states.shape[0]):
+        legal_mask(states[i], m, masks[i])
+
+
+@njit(cache=True, parallel=True)
+def observe_batch(states, m, players, out):
+    for i in prange(states.shape[0]):
+        observe(states[i], m, players[i], out[i])
+
+
+@njit(cache=True, parallel=True)
+def random_step_batch(states, m, masks, keys, seeds, auto_reset, num_players, simple_deck,
+                      black_ship, max_rounds):
+    finished = 0
+    for i in prange(states.shape[0]):
+        s = states[i]
+        step(s, m, random_action(s, m, masks[i], keys[i]))
+        if s[PHASE] == GAME_OVER:
+            finished += 1
+            if auto_reset:
+                seeds[i] += 1
+                init(s, m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+    return finished
+
+
+@njit(cache=True, parallel=True)
+def random_playout_batch(states, m, keys):
+    steps = np.zeros(states.shape[0], dtype=np.int64)
+    for i in prange(states.shape[0]):
+        steps[i] = random_playout(states[i], m, keys[i])
+    return steps
