@@ -27,7 +27,7 @@ def test_api_test_over_many_games(n):
 
 
 def test_registry_makes_both_raw_and_wrapped():
-    assert tradewinds.games() == ["hansa"]
+    assert "hansa" in tradewinds.games()
     raw = tradewinds.make("hansa", raw=True, num_players=4)
     assert isinstance(raw, hansa_env.raw_env)
     with pytest.raises(ValueError, match="unknown game 'chess'"):
