@@ -84,7 +84,10 @@ def illegal_reason(state: np.ndarray, a: int) -> str:
         if a == A.SELL_DONE:
             return "every colour sold needs at least two tokens (H21)"
         if A.SELL_ADD <= a < A.SELL_DONE:
-            return f"no unselected {B.TOKEN_NAMES[a - A.SELL_ADD]} token left to add"
+            t = a - A.SELL_ADD
+            if v.hand.reshape(-1, B.NUM_TOKEN_TYPES)[p].reshape(-1, 3)[t // 3].sum() < 2:
+                return f"selling {B.COLOURS[t // 3]} needs at least two such tokens (H21)"
+            return f"no unselected {B.TOKEN_NAMES[t]} token left to add"
         return "finish the sale first (sell:add:<token> or sell:done)"
     if phase == LOSS:
         c = B.COLOURS[v.loss_colour]
@@ -118,10 +121,18 @@ def validate_state(state) -> None:
         (((v.warehouse >= -1) & (v.warehouse < B.NUM_TOKEN_TYPES)).all(), "bad warehouse token"),
         (0 <= v.supply_drawn <= v.pile_end[4] <= len(v.supply), "bad supply counters"),
         (0 <= v.loss_colour < len(B.COLOURS), "bad loss_colour"),
+        (v.acted_here in (0, 1) and v.end_triggered in (0, 1), "flags must be 0 or 1"),
+        (v.phase == SELLING or not v.sale.any(), "a sale selection outside phase selling"),
+        (v.phase == LOSS or v.loss_colours == v.loss_seat == v.loss_pending == v.loss_next == 0,
+         "loss bookkeeping outside phase loss"),
     ]
     for ok, msg in checks:
         if not ok:
             raise ValueError(f"malformed Hansa state: {msg}")
+    out = v.colour_in_play == 0
+    if (v.hand[:, out].any() or v.sold[:, out].any()
+            or any(w >= 0 and not v.colour_in_play[w // 3] for w in v.warehouse)):
+        raise ValueError("malformed Hansa state: tokens of a set-aside colour are in play")
     seats = np.arange(4) >= n
     if v.money[seats].any() or v.stalls[:, seats].any() or v.hand[seats].any():
         raise ValueError("malformed Hansa state: unused seats must be zero")

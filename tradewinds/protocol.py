@@ -79,7 +79,10 @@ class Game:
 
     def step(self, state: np.ndarray, action) -> None:
         """Apply `action` (id or name) in place; IllegalActionError names it and says why."""
-        a = self.action_id(action) if isinstance(action, str) else action
+        try:
+            a = self.action_id(action) if isinstance(action, str) else action
+        except ValueError as e:
+            raise IllegalActionError(str(e)) from None
         if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
             raise IllegalActionError(f"{self.name}: action must be an int id or a name, got {a!r}")
         code = self.kernels.step(state, int(a)) if 0 <= a < self.num_actions else 1
