@@ -70,6 +70,17 @@ def fpa(args) -> int:
     return 0
 
 
+def bench_main(argv) -> int:
+    """`tradewinds bench ...` = `python -m benchmarks.throughput ...`."""
+    from benchmarks.throughput import main as throughput
+
+    return throughput(argv)
+
+
+def bench(args) -> int:  # reached only through bench_main; kept for the help listing
+    return bench_main([])
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="tradewinds", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -123,7 +134,14 @@ def main(argv=None) -> int:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=fpa)
 
+    p = sub.add_parser("bench", add_help=False,
+                       help="throughput benchmark beside PettingZoo and OpenSpiel peers "
+                       "(python -m benchmarks.throughput; --help for its options)")
+    p.set_defaults(func=bench)
+
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["bench"]:
+        return bench_main(argv[1:])
     args = parser.parse_args(argv)
     args.argv = argv
     return args.func(args)
