@@ -1,9 +1,10 @@
 """Fuzz invariants of the Voyage kernel on the default map (inside njit).
 
 After every decision: wind cards conserved (deck + discard + hands = 86, or 81 with the
-simple deck), cubes conserved (stock + held = 4 per good, at most one per player), discs
-within 0..total with total 9 or 12, monastery tiles within bounds, the legal mask never
-empty in a live state, the decider a seat; every game ends or truncates at the cap.
+simple deck); cubes conserved (stock + held = 4 per good, at most one per player); discs
+within 0..total with total 9 or 12; monastery tiles within bounds; the legal mask never
+empty in a live state and equal to `is_legal` (which `step` uses); the decider a seat;
+every game ends or truncates at the cap.
 """
 
 import numpy as np
@@ -14,7 +15,7 @@ from voyage_env import GAME
 from voyage_env import kernel as K
 
 (FAIL_CARDS, FAIL_CUBES, FAIL_DISCS, FAIL_MASK, FAIL_DECIDER, FAIL_TILES, FAIL_ENDLESS,
- FAIL_STEP) = range(1, 9)
+ FAIL_STEP, FAIL_AGREE) = range(1, 10)
 M = GAME.kernels.m
 
 
@@ -48,6 +49,9 @@ def _check(s, m, mask, total_cards):
         K.legal_mask(s, m, mask)
         if mask.sum() == 0:
             return FAIL_MASK
+        for a in range(K.NUM_ACTIONS):
+            if (mask[a] == 1) != K.is_legal(s, m, a):
+                return FAIL_AGREE
     return 0
 
 

@@ -703,10 +703,46 @@ def is_legal(s, m, a):
 
 
 @njit(cache=True)
+def _mask_move(s, m, mask):
+    """MOVE mask computed once per direction (equal to is_legal, checked by the fuzz test)."""
+    p = s[DECIDER]
+    avail = available(s, p)
+    h = s[SHIP + p]
+    current = hexf(m, h, F_CURRENT)
+    cards = s[SIMPLE] == 0
+    favourable = s[HAND + p * NK + R.FAVOURABLE] > 0
+    for d in range(6):
+        t = nb(m, h, d)
+        if t < 0:
+            continue
+        base = 0 if current == d else 1
+        pirate = hexf(m, t, F_PIRATE)
+        blue = cards and hexf(m, t, F_BLUE) == 1
+        cost = base + pirate
+        if cost <= avail and (not blue or playable(s, p, avail - cost, False)):
+            mask[A.MOVE + d] = 1
+        if (pirate and cards and favourable and base <= avail
+                and (not blue or playable(s, p, avail - base, True))):
+            mask[A.SHIELD + d] = 1
+    if s[BLACK_OPT] == 1 and avail >= 1:
+        hemi = hexf(m, m[M_BLACK_START], F_HEMI)
+        for d in range(6):
+            t = nb(m, s[BLACK_HEX], d)
+            if t >= 0 and hexf(m, t, F_HEMI) == hemi:
+                mask[A.BLACK + d] = 1
+    if h == m[M_LISBON]:
+        mask[A.DOCK] = 1
+    mask[A.STOP] = 1
+
+
+@njit(cache=True)
 def legal_mask(s, m, mask):
     mask[:] = 0
     phase = s[PHASE]
     if phase == GAME_OVER:
+        return
+    if phase == MOVE:
+        _mask_move(s, m, mask)
         return
     lo, hi = 0, NUM_ACTIONS
     if phase == MOVE:
