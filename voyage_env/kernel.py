@@ -475,11 +475,18 @@ def roll_and_wreck(s, p):
 
 @njit(cache=True)
 def start_card(s, kind):
+    """V28: reactions first (not for a calm), then the own effect; a compass card's own
+    forced steps are counted from the moment it is played."""
     s[CARD] = kind
-    s[CARD_STAGE] = CARD_OWN if kind == R.CALM else CARD_REACTIONS
-    s[REACT_K] = 1
     s[REACT_SEAT] = -1
     s[REACT_BUDGET] = 0
+    s[COMPASS_LEFT] = R.COMPASS_STEPS if R.COMPASS <= kind < R.FAVOURABLE else 0
+    if kind == R.CALM:
+        s[CARD_STAGE] = CARD_OWN
+        s[REACT_K] = 0
+    else:
+        s[CARD_STAGE] = CARD_REACTIONS
+        s[REACT_K] = 1
 
 
 @njit(cache=True)
@@ -523,31 +530,39 @@ def next_reaction(s, m):
             s[REACT_SEAT] = -1
             s[REACT_BUDGET] = 0
         s[REACT_K] += 1
+    s[REACT_K] = 0
     s[CARD_STAGE] = CARD_OWN
     return False
 
 
 @njit(cache=True)
-def own_effect(s):
-    """V29-V35: the card's effect on its player, after the others."""
+def own_effect(s, m):
+    """V29-V35: the card's effect on its player, after the others. Returns False while a
+    compass card still has forced steps to make (each may be interrupted by an attack)."""
     p = s[ACTIVE]
     kind = s[CARD]
-    s[CARD_STAGE] = CARD_NONE
-    s[REACT_K] = 0
-    if kind <= R.STORM4:
+    if R.COMPASS <= kind < R.FAVOURABLE:
+        if s[COMPASS_LEFT] > 0:
+            t = nb(m, s[SHIP + p], kind - R.COMPASS)
+            if t < 0:
+                s[COMPASS_LEFT] = 0
+            else:
+                s[COMPASS_LEFT] -= 1
+                enter_hex(s, m, p, t)
+                return False
+    elif kind <= R.STORM4:
         n = storm_n(kind)
         avail = available(s, p)
         s[SPENT + p] += n if n <= avail else avail  # simple deck: what he has (VA33)
-        s[CARD] = -1
-    elif kind < R.FAVOURABLE:
-        s[COMPASS_LEFT] = R.COMPASS_STEPS
     elif kind == R.FAVOURABLE:
         back = s[SPENT + p]
         s[SPENT + p] -= back if back < R.FAVOURABLE_REGAIN else R.FAVOURABLE_REGAIN
-        s[CARD] = -1
     else:
         s[TURN_OVER] = 1
-        s[CARD] = -1
+    s[CARD] = -1
+    s[CARD_STAGE] = CARD_NONE
+    s[COMPASS_LEFT] = 0
+    return True
 
 
 @njit(cache=True)
@@ -567,23 +582,12 @@ def advance(s, m):
             if roll_and_wreck(s, seat):
                 return
             continue
-        if s[COMPASS_LEFT] > 0:
-            p = s[ACTIVE]
-            t = nb(m, s[SHIP + p], s[CARD] - R.COMPASS)
-            if t < 0:
-                s[COMPASS_LEFT] = 0
-            else:
-                s[COMPASS_LEFT] -= 1
-                enter_hex(s, m, p, t)
-            if s[COMPASS_LEFT] == 0:
-                s[CARD] = -1
-            continue
         if s[CARD_STAGE] == CARD_REACTIONS:
             if next_reaction(s, m):
                 return
             continue
         if s[CARD_STAGE] == CARD_OWN:
-            own_effect(s)
+            own_effect(s, m)
             continue
         p = s[ACTIVE]
         if s[ARR_STAGE] == ARRIVAL_RED:
