@@ -29,7 +29,20 @@ from tradewinds import registry
 
 RESULTS = Path(__file__).parent / "results"
 BATCH_SIZES = (1, 64, 1024, 8192)
-REFERENCES = {"hansa": ("hansa_env.reference", "HansaGame")}
+
+
+def _hansa_reference(n, seed):
+    from hansa_env.reference import HansaGame
+    return HansaGame(n, seed)
+
+
+def _voyage_reference(n, seed):
+    from voyage_env import GAME
+    from voyage_env.reference import VoyageGame
+    return VoyageGame(n, seed, voyage_map=GAME.kernels.map)
+
+
+REFERENCES = {"hansa": _hansa_reference, "voyage": _voyage_reference}
 
 
 def _options(game) -> tuple:
@@ -107,16 +120,12 @@ def aec_env(name, n, cfg) -> dict:
 def reference(name, n, cfg) -> dict | None:
     if name not in REFERENCES:
         return None
-    module, cls = REFERENCES[name]
-    try:
-        ref_cls = getattr(__import__(module, fromlist=[cls]), cls)
-    except ImportError:
-        return None
+    make = REFERENCES[name]
     rng = np.random.default_rng(0)
     seed = [0]
 
     def work():
-        g = ref_cls(n, seed[0])
+        g = make(n, seed[0])
         seed[0] += 1
         steps = 0
         while not g.is_terminal():
