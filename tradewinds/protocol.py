@@ -51,6 +51,12 @@ class Game:
         except ValueError:
             raise ValueError(f"{self.name}: unknown action name {name!r}") from None
 
+    def action_table(self) -> str:
+        """Every action id with its name, as a markdown table (docs/actions.md)."""
+        rows = [f"| {i} | `{n}` |" for i, n in enumerate(self.action_names)]
+        return "\n".join([f"### {self.name} ({self.num_actions} actions)", "",
+                          "| id | name |", "|---:|---|", *rows])
+
     # ---------------------------------------------------------------- states
     def check_players(self, num_players) -> int:
         if (not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool)

@@ -1,0 +1,26 @@
+"""docs/actions.md lists every action id and name of every game, as the code defines them."""
+
+from pathlib import Path
+
+import tradewinds
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "actions.md"
+HEADER = """# Action ids and names
+
+Stable ids and names of every game's actions (generated from the code; `tests/test_docs.py`
+fails when they drift). What each family means and when it is legal: the docstrings of
+`hansa_env/actions.py` and `voyage_env/actions.py`, and the engine contracts in `docs/`.
+"""
+
+
+def render() -> str:
+    tables = [tradewinds.game(name).action_table() for name in tradewinds.games()]
+    return HEADER + "\n" + "\n\n".join(tables) + "\n"
+
+
+def test_action_tables_are_up_to_date():
+    assert DOC.read_text() == render(), "regenerate: python tests/test_docs.py"
+
+
+if __name__ == "__main__":
+    DOC.write_text(render())
