@@ -15,6 +15,7 @@
 """
 
 from hansa_env.board import CITIES, NUM_TOKEN_TYPES, TOKEN_NAMES, WAREHOUSES
+from tradewinds.naming import ActionNames
 
 NUM_CITIES = len(CITIES)
 
@@ -42,19 +43,6 @@ NAMES = tuple(
     + ["end_actions"]
 )
 assert len(NAMES) == NUM_ACTIONS
-_IDS = {n: i for i, n in enumerate(NAMES)}
-
-
-def name(action: int) -> str:
-    """The stable name of an action id."""
-    if not 0 <= int(action) < NUM_ACTIONS:
-        raise ValueError(f"action id {action} out of range 0..{NUM_ACTIONS - 1}")
-    return NAMES[int(action)]
-
-
-def from_name(action_name: str) -> int:
-    """The action id of a stable name, e.g. 'sail:Lubeck'."""
-    try:
-        return _IDS[action_name]
-    except KeyError:
-        raise ValueError(f"unknown Hansa action name {action_name!r}") from None
+_LOOKUP = ActionNames(NAMES, "hansa")
+name = _LOOKUP.name
+from_name = _LOOKUP.id

@@ -38,6 +38,7 @@ from hansa_env.state import (
     StateView,
     new_state,
 )
+from tradewinds.pyrng import SplitMix64
 
 NUM_CITIES = len(B.CITIES)
 NUM_COLOURS = len(B.COLOURS)
@@ -52,7 +53,6 @@ ROUTES_FROM = {
 # Warehouse slot indices of each city (HA2).
 SLOTS_OF = {c: tuple(i for i, (wc, _) in enumerate(B.WAREHOUSES) if wc == c)
             for c in range(NUM_CITIES)}
-MASK64 = (1 << 64) - 1
 
 
 def colour_of(token: int) -> int:
@@ -70,28 +70,6 @@ def types_of_colour(colour: int) -> range:
 def full_count(token: int) -> int:
     """How many tokens of this type exist (4 / 5 / 4 by barrels, H2)."""
     return B.TOKENS_PER_BARREL[token % 3]
-
-
-class SplitMix64:
-    """The shared RNG of the contract: SplitMix64 over a 64-bit state."""
-
-    def __init__(self, seed: int):
-        self.x = seed & MASK64
-
-    def next(self) -> int:
-        self.x = (self.x + 0x9E3779B97F4A7C15) & MASK64
-        z = self.x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return (self.next() >> 33) % n
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 class Player:
@@ -610,7 +588,7 @@ class HansaGame:
         v.loss_pending = self.loss_pending
         v.loss_seat = self.loss_seat
         v.loss_colour = self.loss_colour
-        v.rng = [_to_int32(self.rng.x & 0xFFFFFFFF), _to_int32(self.rng.x >> 32)]
+        v.rng = self.rng.words()
         for p in self.players:
             v.money[p.seat] = p.money
             v.stall_supply[p.seat] = p.stall_supply
@@ -641,7 +619,7 @@ class HansaGame:
         g.build_rule = BUILD_RULES[v.build_rule]
         g.max_rounds = v.max_rounds
         g.rng = SplitMix64(0)
-        g.rng.x = (int(v.rng[0]) & 0xFFFFFFFF) | ((int(v.rng[1]) & 0xFFFFFFFF) << 32)
+        g.rng = SplitMix64.from_words(*v.rng)
         g.ship, g.phase, g.active = v.ship, v.phase, v.active
         g.acted_here = bool(v.acted_here)
         g.round, g.turns, g.setup_step = v.round, v.turns, v.setup_step
@@ -670,10 +648,6 @@ class HansaGame:
             raise ValueError(f"active is {g.active} but setup placement {g.setup_step} "
                              f"belongs to seat {g._setup_seat()}")
         return g
-
-
-def _to_int32(word: int) -> int:
-    return word - (1 << 32) if word >= 1 << 31 else word
 
 
 def _check_state(v: StateView) -> None:

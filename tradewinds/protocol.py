@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tradewinds.naming import ActionNames
+
 ERROR_TEXT = {1: "out of range", 2: "the game is over", 3: "illegal"}
 
 
@@ -39,17 +41,14 @@ class Game:
     option_defaults: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- names
+    def __post_init__(self):
+        object.__setattr__(self, "_names", ActionNames(self.action_names, self.name))
+
     def action_name(self, action: int) -> str:
-        if not 0 <= int(action) < self.num_actions:
-            raise ValueError(
-                f"{self.name}: action id {action} out of range 0..{self.num_actions - 1}")
-        return self.action_names[int(action)]
+        return self._names.name(action)
 
     def action_id(self, name: str) -> int:
-        try:
-            return self.action_names.index(name)
-        except ValueError:
-            raise ValueError(f"{self.name}: unknown action name {name!r}") from None
+        return self._names.id(name)
 
     def action_table(self) -> str:
         """Every action id with its name, as a markdown table (docs/actions.md)."""

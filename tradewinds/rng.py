@@ -66,3 +66,22 @@ def shuffle(s, at, a, n):
         t = a[i]
         a[i] = a[j]
         a[j] = t
+
+
+@njit(cache=True)
+def pick_set(mask, key):
+    """A uniformly chosen index i with mask[i] != 0, drawing from the generator at key[0:2]
+    (random playouts); -1 if the mask is empty."""
+    k = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            k += 1
+    if k == 0:
+        return -1
+    r = below(key, 0, k)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1

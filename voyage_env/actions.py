@@ -23,6 +23,7 @@ Directions D: N, NE, SE, S, SW, NW. Card names: storm2, storm3, storm4, compass_
 favourable, calm.
 """
 
+from tradewinds.naming import ActionNames
 from voyage_env.board import DIRS, GOODS
 from voyage_env.rules import CARD_KINDS, NUM_SHIPS, UPGRADED_DISCS
 
@@ -55,17 +56,6 @@ NAMES = tuple(
     + ["monastery:take", "monastery:sell", "cards:top_up", "cards:new"]
 )
 assert len(NAMES) == NUM_ACTIONS
-_IDS = {n: i for i, n in enumerate(NAMES)}
-
-
-def name(action: int) -> str:
-    if not 0 <= int(action) < NUM_ACTIONS:
-        raise ValueError(f"action id {action} out of range 0..{NUM_ACTIONS - 1}")
-    return NAMES[int(action)]
-
-
-def from_name(action_name: str) -> int:
-    try:
-        return _IDS[action_name]
-    except KeyError:
-        raise ValueError(f"unknown Voyage action name {action_name!r}") from None
+_LOOKUP = ActionNames(NAMES, "voyage")
+name = _LOOKUP.name
+from_name = _LOOKUP.id

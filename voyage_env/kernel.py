@@ -1067,17 +1067,9 @@ def observe(s, m, o, out):
 
 @njit(cache=True)
 def random_action(s, m, mask, key):
+    """A uniform legal action, drawing from the generator stored at key[0:2]."""
     legal_mask(s, m, mask)
-    k = 0
-    for a in range(NUM_ACTIONS):
-        k += mask[a]
-    r = rng.below(key, 0, k)
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
-    return -1
+    return rng.pick_set(mask, key)
 
 
 @njit(cache=True)

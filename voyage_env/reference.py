@@ -17,6 +17,7 @@ import copy
 
 import numpy as np
 
+from tradewinds.pyrng import SplitMix64
 from voyage_env import actions as A
 from voyage_env import board as B
 from voyage_env import rules as R
@@ -54,7 +55,6 @@ from voyage_env.state import (
     new_state,
 )
 
-MASK64 = (1 << 64) - 1
 NUM_GOODS = len(B.GOODS)
 NUM_KINDS = R.NUM_CARD_KINDS
 TARGET_SLOTS = 2 * R.TARGETS_PER_DECK
@@ -64,10 +64,6 @@ PHASES_OF_ACTIVE = (MOVE, PLAY, UPGRADE, MONASTERY, CARDS)
 
 def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _to_int32(word: int) -> int:
-    return word - (1 << 32) if word >= 1 << 31 else word
 
 
 def card_name(kind: int) -> str:
@@ -96,29 +92,6 @@ def reach_of(kind: int) -> int:
     if kind == R.FAVOURABLE:
         return R.FAVOURABLE_REACH
     return 0
-
-
-class SplitMix64:
-    """The shared RNG of the contract (docs/hansa_engine.md): SplitMix64, 64-bit state."""
-
-    def __init__(self, seed: int):
-        self.x = seed & MASK64
-
-    def next(self) -> int:
-        self.x = (self.x + 0x9E3779B97F4A7C15) & MASK64
-        z = self.x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return (self.next() >> 33) % n
-
-    def shuffle(self, items: list) -> None:
-        """Fisher-Yates from the top: for i = len-1 .. 1, swap items[i] with items[below(i+1)]."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 class Board:
@@ -1112,7 +1085,7 @@ class VoyageGame:
         v.upgrade_given = self.upgrade_given
         v.black_hex = self.black_hex
         v.deck_size = len(self.deck.cards)
-        v.rng = [_to_int32(self.rng.x & 0xFFFFFFFF), _to_int32(self.rng.x >> 32)]
+        v.rng = self.rng.words()
         v.order = self.order + [-1] * (R.MAX_PLAYERS - n)
         v.ranking = self.ranking + [-1] * (R.MAX_PLAYERS - len(self.ranking))
         v.new_order = self.new_order + [-1] * (R.MAX_PLAYERS - len(self.new_order))
@@ -1151,7 +1124,7 @@ class VoyageGame:
         g.max_rounds, g.round = v.max_rounds, v.round
         g.truncated, g.end_triggered = bool(v.truncated), bool(v.end_triggered)
         g.rng = SplitMix64(0)
-        g.rng.x = (int(v.rng[0]) & 0xFFFFFFFF) | ((int(v.rng[1]) & 0xFFFFFFFF) << 32)
+        g.rng = SplitMix64.from_words(*v.rng)
         g.phase, g.active, g.position = v.phase, v.active, v.position
         g.tiles_total, g.tiles_taken = v.tiles_total, v.tiles_taken
         g.bid_high, g.bid_leader = v.bid_high, v.bid_leader
