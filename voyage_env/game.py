@@ -129,6 +129,8 @@ def _reason(state, a, kernels) -> str:
     if phase == ORDER:
         return f"choose a free turn-order position 1..{v.num_players} (V11)"
     if phase == MOVE:
+        if avail == 0 and a not in (A.DOCK, A.STOP):
+            return "no disc left: the ship moves no further, only dock or stop (V48c, VA21)"
         if A.MOVE <= a < A.BLACK:
             d = (a - A.MOVE) % 6
             t = m.neighbors[v.ship[p], d]

@@ -607,8 +607,8 @@ def advance(s, m):
                     s[DISCARD + kind] += 1
                     start_card(s, kind)
             continue
-        if s[TURN_OVER] == 1 or available(s, p) == 0:
-            end_turn(s)
+        if s[TURN_OVER] == 1 or (available(s, p) == 0 and s[SHIP + p] != m[M_LISBON]):
+            end_turn(s)  # V48c; on the Lisbon space the player may still dock
             return
         s[PHASE] = MOVE
         s[DECIDER] = p
@@ -646,6 +646,8 @@ def is_legal(s, m, a):
     p = s[DECIDER]
     if phase == MOVE:
         avail = available(s, p)
+        if avail == 0:  # V48c: no further move; only docking (on Lisbon) or stopping
+            return a == A.STOP or (a == A.DOCK and s[SHIP + p] == m[M_LISBON])
         if A.MOVE <= a < A.BLACK:
             shielded = a >= A.SHIELD
             d = a - (A.SHIELD if shielded else A.MOVE)
@@ -712,6 +714,11 @@ def _mask_move(s, m, mask):
     p = s[DECIDER]
     avail = available(s, p)
     h = s[SHIP + p]
+    mask[A.STOP] = 1
+    if h == m[M_LISBON]:
+        mask[A.DOCK] = 1
+    if avail == 0:
+        return
     current = hexf(m, h, F_CURRENT)
     cards = s[SIMPLE] == 0
     favourable = s[HAND + p * NK + R.FAVOURABLE] > 0
@@ -734,9 +741,6 @@ def _mask_move(s, m, mask):
             t = nb(m, s[BLACK_HEX], d)
             if t >= 0 and hexf(m, t, F_HEMI) == hemi:
                 mask[A.BLACK + d] = 1
-    if h == m[M_LISBON]:
-        mask[A.DOCK] = 1
-    mask[A.STOP] = 1
 
 
 @njit(cache=True)

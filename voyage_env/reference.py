@@ -427,6 +427,8 @@ class VoyageGame:
         }[ph]
         if kind not in allowed:
             return f"not allowed in phase {PHASE_NAMES[ph]} (seat {seat} to decide)"
+        if ph == MOVE and p.available == 0 and kind not in (A.DOCK, A.STOP):
+            return "no disc left: the ship moves no further, only dock or stop (V48c, VA21)"
         b = self.board
         if kind == A.BID:
             total = arg + 1
@@ -789,8 +791,10 @@ class VoyageGame:
                         self.deck.discard[kind] += 1
                         self._start_card(kind)
                 continue
-            # End check (V35, V48c, VA21).
-            if self.turn_over or self._me().available == 0:
+            # End check (V35, V48c, VA21); a ship that reached the Lisbon space with its
+            # last disc may still enter the port (docking costs no disc).
+            me = self._me()
+            if self.turn_over or (me.available == 0 and me.ship != self.board.lisbon):
                 self._end_turn()
             else:
                 self.phase = MOVE
