@@ -181,8 +181,10 @@ def test_same_seed_and_actions_give_the_identical_game():
     assert not np.array_equal(GAME.new_state(4, 78), GAME.new_state(4, 77))
 
 
-def test_batched_step_equals_sequential_steps():
-    batch, n = 64, 3
+@pytest.mark.parametrize("batch", [64, K.PARALLEL_MIN + 88])  # serial and prange paths
+def test_batched_step_equals_sequential_steps(batch):
+    n = 3
+    steps = 400 if batch < K.PARALLEL_MIN else 40
     seeds = np.arange(batch, dtype=np.int64) + 500
     states = np.zeros((batch, K.STATE_SIZE), dtype=np.int32)
     K.init_batch(states, n, seeds, 0, 200)
@@ -191,7 +193,7 @@ def test_batched_step_equals_sequential_steps():
     rng = np.random.default_rng(1)
     masks = np.zeros((batch, K.NUM_ACTIONS), dtype=np.uint8)
     errors = np.zeros(batch, dtype=np.int64)
-    for _ in range(400):
+    for _ in range(steps):
         K.legal_mask_batch(states, masks)
         acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
         K.step_batch(states, acts, errors)
@@ -206,13 +208,14 @@ def test_batched_step_equals_sequential_steps():
         np.testing.assert_array_equal(obs[i], GAME.observe(singles[i], players[i]))
 
 
-def test_random_playout_batch_matches_single_playouts():
-    seeds = np.arange(16, dtype=np.int64)
-    states = np.zeros((16, K.STATE_SIZE), dtype=np.int32)
+@pytest.mark.parametrize("batch", [16, K.PARALLEL_MIN + 3])  # serial and prange paths
+def test_random_playout_batch_matches_single_playouts(batch):
+    seeds = np.arange(batch, dtype=np.int64)
+    states = np.zeros((batch, K.STATE_SIZE), dtype=np.int32)
     K.init_batch(states, 4, seeds, 0, 200)
     keys = np.stack([seeds, seeds + 1], axis=1).astype(np.int32)
     steps = K.random_playout_batch(states, keys.copy())
-    for i in range(16):
+    for i in range(batch):
         s = GAME.new_state(4, int(seeds[i]))
         assert K.random_playout(s, keys[i].copy()) == steps[i]
         np.testing.assert_array_equal(s, states[i])
@@ -239,3 +242,18 @@ def test_render_modes():
     image = env.render()
     assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8
     assert image.std() > 10  # a picture, not a blank canvas
+
+
+@pytest.mark.parametrize("batch", [8, K.PARALLEL_MIN + 1])
+def test_random_step_batch_auto_resets_finished_rows(batch):
+    seeds = np.arange(batch, dtype=np.int64) * 7
+    states = np.zeros((batch, K.STATE_SIZE), dtype=np.int32)
+    K.init_batch(states, 2, seeds, 0, 200)
+    masks = np.zeros((batch, K.NUM_ACTIONS), dtype=np.uint8)
+    keys = np.stack([seeds, seeds + 5], axis=1).astype(np.int32)
+    finished = sum(K.random_step_batch(states, masks, keys, seeds, True, 2, 0, 200)
+                   for _ in range(600))
+    assert finished >= batch  # every game lasts < 600 decisions
+    assert (seeds != np.arange(batch) * 7).all() and not any(K.is_terminal(s) for s in states)
+    for s in states:
+        GAME.validate_state(s)

@@ -127,7 +127,8 @@ def test_runs_on_a_tiny_map():
     api_test(env, num_cycles=500)
 
 
-def test_same_seed_and_actions_replay_and_batches_match():
+@pytest.mark.parametrize("batch", [32, K.PARALLEL_MIN + 5])  # serial and prange paths
+def test_same_seed_and_actions_replay_and_batches_match(batch):
     rng = np.random.default_rng(1)
     s = GAME.new_state(4, 9, black_ship=True)
     actions = []
@@ -137,12 +138,12 @@ def test_same_seed_and_actions_replay_and_batches_match():
         GAME.step(s, a)
     np.testing.assert_array_equal(GAME.replay(4, 9, actions, black_ship=True), s)
     m = GAME.kernels.m
-    seeds = np.arange(32, dtype=np.int64)
-    states = np.zeros((32, K.STATE_SIZE), dtype=np.int32)
+    seeds = np.arange(batch, dtype=np.int64)
+    states = np.zeros((batch, K.STATE_SIZE), dtype=np.int32)
     K.init_batch(states, m, 3, seeds, 0, 0, 40)
     keys = np.stack([seeds, seeds + 3], axis=1).astype(np.int32)
     steps = K.random_playout_batch(states, m, keys.copy())
-    for i in range(32):
+    for i in range(batch):
         t = GAME.new_state(3, int(seeds[i]))
         assert K.random_playout(t, m, keys[i].copy()) == steps[i]
         np.testing.assert_array_equal(t, states[i])

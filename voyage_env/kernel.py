@@ -1099,48 +1099,86 @@ def random_games(m, num_players, first_seed, games, simple_deck, black_ship, max
     return total
 
 
+# Batches: rows run in parallel (prange) from PARALLEL_MIN rows up; smaller batches run
+# serially in the caller's thread (see hansa_env/kernel.py).
+PARALLEL_MIN = 512
+
+
 @njit(cache=True, parallel=True)
 def init_batch(states, m, num_players, seeds, simple_deck, black_ship, max_rounds):
-    for i in prange(states.shape[0]):
-        init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+    if states.shape[0] < PARALLEL_MIN:
+        for i in range(states.shape[0]):
+            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+    else:
+        for i in prange(states.shape[0]):
+            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
 
 
 @njit(cache=True, parallel=True)
 def step_batch(states, m, acts, errors):
-    for i in prange(states.shape[0]):
-        errors[i] = step(states[i], m, acts[i])
+    if states.shape[0] < PARALLEL_MIN:
+        for i in range(states.shape[0]):
+            errors[i] = step(states[i], m, acts[i])
+    else:
+        for i in prange(states.shape[0]):
+            errors[i] = step(states[i], m, acts[i])
 
 
 @njit(cache=True, parallel=True)
 def legal_mask_batch(states, m, masks):
-    for i in prange(states.shape[0]):
-        legal_mask(states[i], m, masks[i])
+    if states.shape[0] < PARALLEL_MIN:
+        for i in range(states.shape[0]):
+            legal_mask(states[i], m, masks[i])
+    else:
+        for i in prange(states.shape[0]):
+            legal_mask(states[i], m, masks[i])
 
 
 @njit(cache=True, parallel=True)
 def observe_batch(states, m, players, out):
-    for i in prange(states.shape[0]):
-        observe(states[i], m, players[i], out[i])
+    if states.shape[0] < PARALLEL_MIN:
+        for i in range(states.shape[0]):
+            observe(states[i], m, players[i], out[i])
+    else:
+        for i in prange(states.shape[0]):
+            observe(states[i], m, players[i], out[i])
+
+
+@njit(cache=True)
+def random_step_row(s, m, mask, key, seeds, i, auto_reset, num_players, simple_deck,
+                    black_ship, max_rounds):
+    """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
+    step(s, m, random_action(s, m, mask, key))
+    if s[PHASE] != GAME_OVER:
+        return 0
+    if auto_reset:
+        seeds[i] += 1
+        init(s, m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+    return 1
 
 
 @njit(cache=True, parallel=True)
 def random_step_batch(states, m, masks, keys, seeds, auto_reset, num_players, simple_deck,
                       black_ship, max_rounds):
     finished = 0
-    for i in prange(states.shape[0]):
-        s = states[i]
-        step(s, m, random_action(s, m, masks[i], keys[i]))
-        if s[PHASE] == GAME_OVER:
-            finished += 1
-            if auto_reset:
-                seeds[i] += 1
-                init(s, m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+    if states.shape[0] < PARALLEL_MIN:
+        for i in range(states.shape[0]):
+            finished += random_step_row(states[i], m, masks[i], keys[i], seeds, i, auto_reset,
+                                        num_players, simple_deck, black_ship, max_rounds)
+    else:
+        for i in prange(states.shape[0]):
+            finished += random_step_row(states[i], m, masks[i], keys[i], seeds, i, auto_reset,
+                                        num_players, simple_deck, black_ship, max_rounds)
     return finished
 
 
 @njit(cache=True, parallel=True)
 def random_playout_batch(states, m, keys):
     steps = np.zeros(states.shape[0], dtype=np.int64)
-    for i in prange(states.shape[0]):
-        steps[i] = random_playout(states[i], m, keys[i])
+    if states.shape[0] < PARALLEL_MIN:
+        for i in range(states.shape[0]):
+            steps[i] = random_playout(states[i], m, keys[i])
+    else:
+        for i in prange(states.shape[0]):
+            steps[i] = random_playout(states[i], m, keys[i])
     return steps
