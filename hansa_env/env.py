@@ -1,9 +1,7 @@
 """Hansa as a PettingZoo AEC environment (`hansa_env.env(num_players=3)`)."""
 
-from pettingzoo.utils import wrappers
-
 from hansa_env.game import GAME
-from tradewinds.aec import KernelAECEnv
+from tradewinds.aec import KernelAECEnv, wrap
 
 
 class raw_env(KernelAECEnv):  # noqa: N801  (PettingZoo naming)
@@ -17,4 +15,4 @@ class raw_env(KernelAECEnv):  # noqa: N801  (PettingZoo naming)
 def env(**kwargs):
     """The raw env with PettingZoo's order-enforcing wrapper (illegal actions still raise
     a ValueError naming the action, or lose with illegal_action="lose")."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return wrap(raw_env(**kwargs))

@@ -257,3 +257,13 @@ def test_random_step_batch_auto_resets_finished_rows(batch):
     assert (seeds != np.arange(batch) * 7).all() and not any(K.is_terminal(s) for s in states)
     for s in states:
         GAME.validate_state(s)
+
+
+def test_wrapper_keeps_order_enforcement():
+    """The faster last() still refuses to run before reset, like PettingZoo's wrapper."""
+    env = hansa_env.env(num_players=2)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    env.reset(seed=0)
+    obs, reward, term, trunc, info = env.last()
+    assert obs["action_mask"].any() and reward == 0 and not (term or trunc)

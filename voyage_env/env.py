@@ -1,8 +1,6 @@
 """The Voyage game as a PettingZoo AEC environment (`voyage_env.env(num_players=3)`)."""
 
-from pettingzoo.utils import wrappers
-
-from tradewinds.aec import KernelAECEnv
+from tradewinds.aec import KernelAECEnv, wrap
 from voyage_env.game import GAME, make_game
 
 
@@ -20,4 +18,4 @@ class raw_env(KernelAECEnv):  # noqa: N801  (PettingZoo naming)
 
 
 def env(**kwargs):
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return wrap(raw_env(**kwargs))
