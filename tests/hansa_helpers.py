@@ -14,6 +14,7 @@ import numpy as np
 from hansa_env import GAME
 from hansa_env import board as B
 from hansa_env.state import ACTIONS, SETUP, StateView
+from tradewinds.pyrng import SplitMix64  # the plain-Python generator (not the kernel's)
 
 CITY = {name: i for i, name in enumerate(B.CITIES)}
 COLOUR = {name: i for i, name in enumerate(B.COLOURS)}
@@ -109,31 +110,6 @@ def colours_in_play(state) -> list:
 
 
 # ---------------------------------------------------------------- the RNG contract
-
-
-_M64 = (1 << 64) - 1
-
-
-class SplitMix64:
-    """docs/hansa_engine.md's generator, written out independently for the E1/H3 tests."""
-
-    def __init__(self, seed: int):
-        self.x = seed & _M64
-
-    def next(self) -> int:
-        self.x = (self.x + 0x9E3779B97F4A7C15) & _M64
-        z = self.x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return (self.next() >> 33) % n
-
-    def shuffle(self, a: list) -> None:
-        for i in range(len(a) - 1, 0, -1):
-            j = self.below(i + 1)
-            a[i], a[j] = a[j], a[i]
 
 
 def expected_deal(num_players: int, seed: int):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from voyage_helpers import (
+    COST_MAP,
     GOOD,
     assert_illegal,
     avail,
@@ -145,28 +146,6 @@ def test_E15_discover_and_load_in_one_entry():
 
 # column 0: a current (0,1)->(0,4) (arrows on (0,1),(0,2),(0,3); end dot (0,4));
 # column 2: pirates on (2,1) and (2,4), a current (2,3)->(2,5) through the pirate (2,4).
-COST_MAP = dict(
-    grid="""
-        @.~
-        ~.~
-        ~~~
-        ~.~
-        ~.~
-        ~.~
-    """,
-    currents="""
-        c : 0,1 : S S S
-        d : 2,3 : S S
-    """,
-    events="""
-        ~.~
-        ~.P
-        ~~~
-        ~.~
-        ~.P
-        ~.~
-    """,
-)
 
 
 def test_E3_movement_costs_along_and_off_the_current():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from voyage_helpers import (
+    COST_MAP,
     GOOD,
     KIND,
     SplitMix64,
@@ -62,28 +63,6 @@ MAP = GAME.kernels.map
 # Movement costs: column 0 carries a current (0,1)->(0,4) (end dot (0,4)); (1,2) touches
 # (0,2) and (0,3) from the side; column 2 has pirates on (2,1) and (2,4) and a current
 # (2,3)->(2,5) through (2,4).
-COST_MAP = dict(
-    grid="""
-        @.~
-        ~.~
-        ~~~
-        ~.~
-        ~.~
-        ~.~
-    """,
-    currents="""
-        c : 0,1 : S S S
-        d : 2,3 : S S
-    """,
-    events="""
-        ~.~
-        ~.P
-        ~~~
-        ~.~
-        ~.P
-        ~.~
-    """,
-)
 
 # Wind cards: a blue space (2,2), reached free from (2,1) (current S) or paid from (1,2)
 # (NE); row 4 holds a blue, a red and a pirate space one after another

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from tradewinds import IllegalActionError
+from tradewinds.pyrng import SplitMix64  # the plain-Python generator (not the kernel's)
 from voyage_env import make_game
 from voyage_env import rules as R
 from voyage_env.board import DIRS, GOODS, map_from_text, step
@@ -36,28 +37,6 @@ KIND = {k: i for i, k in enumerate(R.CARD_KINDS)}
 
 _M64 = (1 << 64) - 1
 _M32 = (1 << 32) - 1
-
-
-class SplitMix64:
-    """The generator of docs/voyage_engine.md (same as Hansa's), written out again."""
-
-    def __init__(self, seed: int):
-        self.x = seed & _M64
-
-    def next(self) -> int:
-        self.x = (self.x + 0x9E3779B97F4A7C15) & _M64
-        z = self.x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return (self.next() >> 33) % n
-
-    def shuffle(self, a: list) -> None:
-        for i in range(len(a) - 1, 0, -1):
-            j = self.below(i + 1)
-            a[i], a[j] = a[j], a[i]
 
 
 def rng_word(state) -> int:
@@ -333,3 +312,28 @@ def stop_all(game, state, max_decisions: int = 1000) -> None:
             else:
                 raise AssertionError(f"stop_all: no way to go on from {sorted(names)}")
     raise AssertionError("stop_all: the round does not end")
+
+
+# Movement costs (E3, E4, V15-V18): two currents running south and two pirate spaces.
+COST_MAP = dict(
+    grid="""
+        @.~
+        ~.~
+        ~~~
+        ~.~
+        ~.~
+        ~.~
+    """,
+    currents="""
+        c : 0,1 : S S S
+        d : 2,3 : S S
+    """,
+    events="""
+        ~.~
+        ~.P
+        ~~~
+        ~.~
+        ~.P
+        ~.~
+    """,
+)
