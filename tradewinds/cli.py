@@ -77,10 +77,6 @@ def bench_main(argv) -> int:
     return throughput(argv)
 
 
-def bench(args) -> int:  # reached only through bench_main; kept for the help listing
-    return bench_main([])
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="tradewinds", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,10 +130,10 @@ def main(argv=None) -> int:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=fpa)
 
-    p = sub.add_parser("bench", add_help=False,
-                       help="throughput benchmark beside PettingZoo and OpenSpiel peers "
-                       "(python -m benchmarks.throughput; --help for its options)")
-    p.set_defaults(func=bench)
+    # listed for `tradewinds --help`; `tradewinds bench ...` is handed over below
+    sub.add_parser("bench", add_help=False,
+                   help="throughput benchmark beside PettingZoo and OpenSpiel peers "
+                   "(python -m benchmarks.throughput; --help for its options)")
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["bench"]:

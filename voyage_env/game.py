@@ -62,7 +62,7 @@ class BoundKernels:
     @staticmethod
     def turn_order(s, out):
         """Seats by turn-order position (at game start: the random order of V5)."""
-        n = s[0]
+        n = s[K.NP]
         out[:n] = s[K.ORDER_: K.ORDER_ + n]
 
     current_player = staticmethod(K.current_player)

@@ -753,9 +753,7 @@ def legal_mask(s, m, mask):
         _mask_move(s, m, mask)
         return
     lo, hi = 0, NUM_ACTIONS
-    if phase == MOVE:
-        lo, hi = A.MOVE, A.PLAY
-    elif phase == BID:
+    if phase == BID:
         lo, hi = A.BID_PASS, A.ORDER
     elif phase == ORDER:
         lo, hi = A.ORDER, A.MOVE
