@@ -5,7 +5,7 @@ from tradewinds.aec import KernelAECEnv, wrap
 
 
 class raw_env(KernelAECEnv):  # noqa: N801  (PettingZoo naming)
-    """Options: num_players 2-4, render_mode None|"ansi"|"rgb_array",
+    """Options: num_players 2-4, render_mode None|"human"|"ansi"|"rgb_array",
     reward "win"|"zero_sum"|"score", illegal_action "raise"|"lose", seed,
     build_rule "barrels"|"per_stall", max_rounds (truncation cap, default 200)."""
 

@@ -118,7 +118,7 @@ def test_illegal_action_lose_mode_penalises_the_offender():
     ({"num_players": "3"}, "2 to 4 players"),
     ({"reward": "money"}, "reward must be one of"),
     ({"illegal_action": "ignore"}, "illegal_action must be one of"),
-    ({"render_mode": "human"}, "render_mode must be"),
+    ({"render_mode": "bogus"}, "render_mode must be"),
     ({"build_rule": "free"}, "build_rule must be one of"),
     ({"max_rounds": 0}, "max_rounds must be"),
 ])

@@ -12,17 +12,14 @@ from __future__ import annotations
 import math
 import sys
 
-import matplotlib
+import numpy as np
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Ellipse, Patch, Polygon, Rectangle
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.patches import Ellipse, Patch  # noqa: E402
-
-from voyage_env.board import GOODS, LAND, SEA, VOID, VoyageMap, load_map  # noqa: E402
+from tradewinds.frames import figure_to_array
+from voyage_env.board import GOODS, LAND, SEA, VOID, VoyageMap, load_map
 
 SQ3 = math.sqrt(3.0)
 
@@ -88,6 +85,8 @@ def draw_map(vmap: VoyageMap, ax=None, *, names=True, legend=True, title=True, s
     "@legend" if it has one, else the map's lower-left corner.
     """
     if ax is None:
+        import matplotlib.pyplot as plt  # only for interactive use without an axes
+
         _, ax = plt.subplots(figsize=(24, 14))
     fs = font_scale
     polys = {VOID: [], LAND: [], SEA: []}
@@ -135,7 +134,7 @@ def draw_map(vmap: VoyageMap, ax=None, *, names=True, legend=True, title=True, s
                 zorder=4)
     # Lisbon
     lc, lr = (int(v) for v in vmap.coords[vmap.lisbon])
-    ax.add_patch(plt.Polygon(hex_corners(lc, lr, 0.93), closed=True, fill=False,
+    ax.add_patch(Polygon(hex_corners(lc, lr, 0.93), closed=True, fill=False,
                              edgecolor=COLOURS["lisbon"], linewidth=3.5, zorder=7))
     lx, ly = hex_center(lc, lr)
     ax.text(lx, ly + 0.05, "\u271a", ha="center", va="center", fontsize=15 * fs,
@@ -191,13 +190,13 @@ def draw_map(vmap: VoyageMap, ax=None, *, names=True, legend=True, title=True, s
         if vmap.port_island[p]:
             ax.add_patch(Ellipse((x + 0.35, y - 0.45), 0.55, 0.32, angle=25,
                                  fc=COLOURS["island"], ec="#8a7a50", lw=0.6, zorder=6))
-        ax.add_patch(plt.Circle((x, y), 0.42, fc=COLOURS["port"], ec="#333333", lw=1.3,
+        ax.add_patch(Circle((x, y), 0.42, fc=COLOURS["port"], ec="#333333", lw=1.3,
                                 zorder=10))
         ax.text(x, y, str(int(vmap.port_vp[p])), ha="center", va="center",
                 fontsize=9 * fs, weight="bold", zorder=11)
         g = int(vmap.port_good[p])
         if g >= 0:
-            ax.add_patch(plt.Rectangle((x + 0.28, y + 0.18), 0.38, 0.38,
+            ax.add_patch(Rectangle((x + 0.28, y + 0.18), 0.38, 0.38,
                                        fc=GOOD_COLOURS[GOODS[g]], ec="#333333", lw=0.8,
                                        zorder=11))
         if names:
@@ -278,26 +277,45 @@ def _auto_label(vmap, c, r):
     return where
 
 
-def render_rgb_array(vmap: VoyageMap, ships=None, width_px=1600, names=True):
-    """The board (and ships) as an ``uint8[h, w, 3]`` array, e.g. for env.render()."""
+def _map_figure(vmap: VoyageMap, width_px: int, names=True, ships=None, font_scale=0.65):
     w_in = 16.0
     h_in = w_in * (SQ3 * (vmap.height + 1)) / (1.5 * vmap.width + 2.4)
-    fig = plt.figure(figsize=(w_in, h_in), dpi=width_px / w_in)
+    fig = Figure(figsize=(w_in, h_in), dpi=width_px / w_in)
     ax = fig.add_axes((0, 0, 1, 1))
     draw_map(vmap, ax, names=names, legend=False, title=False, ships=ships,
-             font_scale=0.65)
-    fig.canvas.draw()
-    img = np.asarray(fig.canvas.buffer_rgba())[..., :3].copy()
-    plt.close(fig)
-    return img
+             font_scale=font_scale)
+    return fig, ax
+
+
+def render_rgb_array(vmap: VoyageMap, ships=None, width_px=1600, names=True):
+    """The board (and ships) as an ``uint8[h, w, 3]`` array."""
+    fig, _ = _map_figure(vmap, width_px, names, ships)
+    return figure_to_array(fig)
+
+
+def map_background(vmap: VoyageMap, width_px: int, font_scale: float = 0.65):
+    """The board without pieces, for frames that draw the state on top of it.
+
+    Returns (image uint8[h, w, 3], hex_px float[H, 2] pixel (x, y) of each sea space's
+    centre, px_per_unit: pixels per hex circumradius).
+    """
+    fig, ax = _map_figure(vmap, width_px, True, None, font_scale)
+    img = figure_to_array(fig)  # draws, which also fixes the axes' aspect
+    centres = np.array([hex_center(int(c), int(r)) for c, r in vmap.coords], dtype=float)
+    if len(centres) == 0:
+        centres = np.zeros((0, 2))
+    to_px = ax.transData.transform
+    px = to_px(centres)
+    px[:, 1] = img.shape[0] - px[:, 1]
+    (x0, _), (x1, _) = to_px(np.array([[0.0, 0.0], [1.0, 0.0]]))
+    return img, px, float(x1 - x0)
 
 
 def save_png(vmap: VoyageMap, path, dpi=100, legend_at=None):
-    fig = plt.figure(figsize=(26, 15.5), dpi=dpi)
+    fig = Figure(figsize=(26, 15.5), dpi=dpi)
     ax = fig.add_axes((0.005, 0.005, 0.99, 0.96))
     draw_map(vmap, ax, legend_at=legend_at)
     fig.savefig(path, dpi=dpi)
-    plt.close(fig)
 
 
 def main(argv=None):
