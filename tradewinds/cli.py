@@ -1,13 +1,114 @@
-"""The `tradewinds` command line: `tradewinds demo`, `tradewinds fpa`."""
+"""The `tradewinds` command line: demo, fpa (first-player advantage), match, play, bench.
+
+Errors are one line on stderr naming what was wrong, with exit status 2 (bad arguments,
+bad database or output paths, unknown games, agents or options), checked before any game
+is played. Ctrl-C stops with one line and exit status 130, keeping every stored game.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors: `tradewinds fpa: error: ...` (no usage block)."""
+
+    def error(self, message):
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# ------------------------------------------------------------------- argument types
+
+
+def game_name(text: str) -> str:
+    from tradewinds import registry
+
+    if text not in registry.games():
+        raise argparse.ArgumentTypeError(
+            f"unknown game {text!r}; known games: {', '.join(registry.games())}")
+    return text
+
+
+def int_at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {minimum}"
+    return parse
+
+
+def open_unit(text: str) -> float:
+    """A number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
+    return value
+
+
+def parse_agent_kwargs(items) -> dict:
+    """['mcts:200:c=1.4,rollout=random', 'heuristic:x=1'] -> {'mcts:200': {...}, ...}.
+
+    The agent name is everything before the last colon ahead of the first '=' (names may
+    hold colons themselves: mcts:200)."""
+    from tradewinds import arena
+
+    out: dict = {}
+    for text in items or []:
+        eq = text.find("=")
+        name, sep, first_key = text[:eq].rpartition(":") if eq > 0 else ("", "", "")
+        if not sep or not name or not first_key:
+            raise ValueError(f"--agent-kwargs takes NAME:key=value[,key=value], got {text!r}")
+        out.setdefault(name, {}).update(
+            arena.parse_options((first_key + text[eq:]).split(",")))
+    return out
+
+
+def _options(args) -> dict:
+    from tradewinds import arena
+
+    return arena.parse_options(args.option or [])
+
+
+def _check_backend(args) -> None:
+    import importlib.util
+
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise ValueError("--backend ray needs Ray: pip install 'tradewinds[dist]'")
+    if args.backend != "ray" and args.address is not None:
+        raise ValueError("--address is for --backend ray")
+
+
+def _stored_games(db) -> int | None:
+    """Games in the results file (None when it cannot be read)."""
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(con.execute("SELECT count(*) FROM game").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+
+
+# ------------------------------------------------------------------------ commands
 
 
 def demo(args) -> int:
@@ -19,6 +120,7 @@ def demo(args) -> int:
     from tradewinds import registry
 
     game = registry.game(args.game)
+    game.check_players(args.players)
     console = Console()
     wins = np.zeros(args.players)
     scores = []
@@ -45,29 +147,51 @@ def demo(args) -> int:
 
 def fpa(args) -> int:
     """First-player-advantage study: arena games into SQLite, statistics, JSON and PNG."""
-    from tradewinds import arena
     from tradewinds.fpa import run_fpa
+    from tradewinds.match import check_writable_dir
 
-    try:
-        options = arena.parse_options(args.option or [])
-        agent_kwargs = {}
-        for text in args.agent_kwargs or []:
-            name, sep, spec = text.partition(":")
-            if not sep:
-                raise ValueError(f"--agent-kwargs takes NAME:key=value[,key=value], got {text!r}")
-            agent_kwargs.setdefault(name, {}).update(arena.parse_options(spec.split(",")))
-        run_fpa(args.game, args.players, args.agent, args.games, db=args.db, out=args.out,
-                name=args.name, workers=args.workers, backend=args.backend,
-                address=args.address, seating=args.seating, base_seed=args.seed,
-                options=options, agent_kwargs=agent_kwargs, fast=not args.no_fast,
-                use_sprt=args.sprt, delta=args.delta, alpha=args.alpha, beta=args.beta,
-                n_boot=args.n_boot, chunk_size=args.chunk_size,
-                progress=not args.no_progress,
-                command="tradewinds " + " ".join(args.argv))
-    except ValueError as e:
-        print(f"tradewinds fpa: error: {e}", file=sys.stderr)
-        return 2
+    options = _options(args)
+    agent_kwargs = parse_agent_kwargs(args.agent_kwargs)
+    _check_backend(args)
+    check_writable_dir(args.out if args.out is not None else Path(args.db).parent,
+                       "--out" if args.out is not None else "--db directory")
+    args.stored_before = _stored_games(args.db)
+    run_fpa(args.game, args.players, args.agent, args.games, db=args.db, out=args.out,
+            name=args.name, workers=args.workers, backend=args.backend,
+            address=args.address, seating=args.seating, base_seed=args.seed,
+            options=options, agent_kwargs=agent_kwargs, fast=not args.no_fast,
+            use_sprt=args.sprt, delta=args.delta, alpha=args.alpha, beta=args.beta,
+            n_boot=args.n_boot, chunk_size=args.chunk_size,
+            progress=not args.no_progress,
+            command="tradewinds " + " ".join(args.argv))
     return 0
+
+
+def match(args) -> int:
+    """Head-to-head match: rotated seats, win rates, openskill and Elo ratings."""
+    from tradewinds.match import MatchConfig, run_match
+
+    _check_backend(args)
+    config = MatchConfig(
+        game=args.game, agents=args.agents, players=args.players, games=args.games,
+        base_seed=args.seed, options=_options(args),
+        agent_kwargs=parse_agent_kwargs(args.agent_kwargs), db=Path(args.db),
+        out=args.out, name=args.name, workers=args.workers, backend=args.backend,
+        address=args.address, chunk_size=args.chunk_size, fast=not args.no_fast,
+        progress=not args.no_progress, model=args.model,
+        command="tradewinds " + " ".join(args.argv))
+    args.stored_before = _stored_games(args.db)
+    run_match(config)
+    return 0
+
+
+def play(args) -> int:
+    """A human seat against agents in the terminal."""
+    from tradewinds.play import play as play_game
+
+    return play_game(args.game, args.players, args.vs, seat=args.seat, seed=args.seed,
+                     options=_options(args), agent_kwargs=parse_agent_kwargs(args.agent_kwargs),
+                     board=not args.no_board)
 
 
 def bench_main(argv) -> int:
@@ -77,70 +201,173 @@ def bench_main(argv) -> int:
     return throughput(argv)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="tradewinds", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("demo", help="play random games and print per-seat results")
-    p.add_argument("game", nargs="?", default="hansa")
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--games", type=int, default=2000)
+# -------------------------------------------------------------------------- parser
+
+
+def _add_common(p, *, db_default: Path, what: str) -> None:
+    """Options shared by fpa and match."""
+    p.add_argument("--db", default=str(db_default),
+                   help=f"SQLite results file, created if missing; rerunning resumes from it "
+                   f"(default {db_default})")
+    p.add_argument("--out", default=None, help=f"directory for the {what} (default: the "
+                   "db's directory); checked for writing before any game is played")
+    p.add_argument("--workers", type=int_at_least(1), default=None,
+                   help="worker processes (default: all cores); with --backend ray, CPUs of "
+                   "a local Ray")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: processes on this machine; ray: tasks on a Ray cluster "
+                   "(default local)")
+    p.add_argument("--address", default=None, help="Ray cluster address (with --backend ray; "
+                   "default: start a local Ray)")
+    p.add_argument("--seed", type=int_at_least(0), default=0,
+                   help="base seed: game i uses seed + i (default 0)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="game option, e.g. max_rounds=100 (repeatable)")
+    p.add_argument("--agent-kwargs", action="append", metavar="NAME:K=V[,K=V]",
+                   help="keyword arguments for an agent's factory, e.g. mcts:200:c=1.4 "
+                   "(repeatable)")
+    p.add_argument("--no-fast", action="store_true", help="never play inside the kernel: "
+                   "drive every decision through the Python agents")
+    p.add_argument("--chunk-size", type=int_at_least(1), default=None,
+                   help="games per worker task (default: about 4 tasks per worker)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def build_parser() -> ArgumentParser:
+    from tradewinds import __version__
+    from tradewinds.fpa import DEFAULT_DB as FPA_DB
+    from tradewinds.match import DEFAULT_DB as MATCH_DB
+
+    parser = ArgumentParser(prog="tradewinds", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("demo", help="play random games in the kernel and print per-seat "
+                       "results", description="Plays --games uniformly random games inside "
+                       "the numba kernel and prints each seat's win rate and mean VP.")
+    p.add_argument("game", nargs="?", default="hansa", type=game_name,
+                   help="game name: hansa or voyage (default hansa)")
+    p.add_argument("--players", type=int, default=3, help="player count, 2-4 (default 3)")
+    p.add_argument("--games", type=int_at_least(1), default=2000,
+                   help="number of games (default 2000)")
     p.set_defaults(func=demo)
 
     p = sub.add_parser(
         "fpa", help="first-player-advantage study: play, record, test, tabulate, plot",
         description="Plays games 0..K-1 (seed = --seed + i) for every player count into the "
         "results database (resuming: stored seeds are skipped), then prints per-seat win "
-        "rates with Wilson 95%% intervals, the exact binomial test of seat 1, chi-square, "
+        "rates with Wilson 95% intervals, the exact binomial test of seat 1, chi-square, "
         "bootstrap VP margin and power, and writes a JSON summary and a PNG plot. Seat 1 is "
         "the first player of the initial turn order.")
-    p.add_argument("game", help="game name (tradewinds.games())")
+    p.add_argument("game", type=game_name, help="game name: hansa or voyage")
     p.add_argument("--players", default="2,3,4", help="player count(s): 3, 2,3,4 or 2-4 "
                    "(default 2,3,4)")
     p.add_argument("--agent", default="random", help="agent name for every seat, or one per "
                    "seat comma-separated in seat order (default random)")
-    p.add_argument("--agent-kwargs", action="append", metavar="NAME:K=V[,K=V]",
-                   help="keyword arguments for an agent's factory (repeatable)")
-    p.add_argument("--games", type=int, default=2000, help="games per player count "
-                   "(default 2000)")
-    p.add_argument("--db", default=str(Path("results") / "fpa.sqlite"),
-                   help="SQLite results file (default results/fpa.sqlite)")
-    p.add_argument("--out", default=None, help="directory for the JSON and PNG (default: the "
-                   "db's directory)")
+    p.add_argument("--games", type=int_at_least(1), default=2000,
+                   help="games per player count (default 2000)")
     p.add_argument("--name", default=None, help="file stem of the JSON and PNG (default "
                    "fpa_<game>_<agent>_<players>p)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: "
-                   "all cores); with --backend ray, CPUs of a local Ray")
-    p.add_argument("--backend", choices=("local", "ray"), default="local")
-    p.add_argument("--address", default=None, help="Ray cluster address (with --backend ray; "
-                   "default: start a local Ray)")
     p.add_argument("--seating", choices=("fixed", "rotate"), default="fixed",
                    help="fixed: agents in seat order; rotate: game i rotates them by i")
-    p.add_argument("--seed", type=int, default=0, help="base seed: game i uses seed + i")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE",
-                   help="game option, e.g. max_rounds=100 (repeatable)")
-    p.add_argument("--no-fast", action="store_true", help="never play inside the kernel: "
-                   "drive every decision through the Python agents")
     p.add_argument("--sprt", action="store_true", help="stop early when the SPRT decides")
-    p.add_argument("--delta", type=float, default=0.05, help="effect size for SPRT and power: "
-                   "seat 1 wins 1/n + delta (default 0.05)")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.2)
-    p.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples")
-    p.add_argument("--chunk-size", type=int, default=None, help="games per worker task")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--delta", type=open_unit, default=0.05, help="effect size for SPRT and "
+                   "power: seat 1 wins 1/n + delta (default 0.05)")
+    p.add_argument("--alpha", type=open_unit, default=0.05,
+                   help="SPRT and power: false-positive rate (default 0.05)")
+    p.add_argument("--beta", type=open_unit, default=0.2,
+                   help="SPRT and power: false-negative rate (default 0.2)")
+    p.add_argument("--n-boot", type=int_at_least(1), default=10_000,
+                   help="bootstrap resamples (default 10000)")
+    _add_common(p, db_default=FPA_DB, what="JSON, markdown and PNG")
     p.set_defaults(func=fpa)
 
-    # listed for `tradewinds --help`; `tradewinds bench ...` is handed over below
+    p = sub.add_parser(
+        "match", help="head-to-head match: rotated seats, win rates, openskill and Elo",
+        description="Plays --games games between the agents with the seats rotated (every "
+        "agent in every seat equally often; with more agents than seats, every line-up in "
+        "turn: see tradewinds/match.py) into the results database (resuming), then prints "
+        "each agent's win rate with a Wilson 95% interval, mean VP, openskill ratings and, "
+        "for 2 players, Elo differences with 95% intervals; writes JSON and markdown. "
+        "Shared wins count 1/k for each of the k winners.")
+    p.add_argument("game", type=game_name, help="game name: hansa or voyage")
+    p.add_argument("--agents", required=True, metavar="A,B[,...]",
+                   help="two or more different agents, comma-separated, e.g. "
+                   "heuristic,mcts:200")
+    p.add_argument("--players", type=int, default=2, help="player count, 2-4 (default 2)")
+    p.add_argument("--games", type=int_at_least(1), default=100,
+                   help="number of games (default 100); a multiple of the player count "
+                   "balances the seats")
+    p.add_argument("--name", default=None, help="file stem of the JSON and markdown (default "
+                   "match_<game>_<agents>_<players>p)")
+    from tradewinds.ratings import MODELS
+
+    p.add_argument("--model", choices=sorted(MODELS), default="plackett_luce",
+                   help="openskill model (default plackett_luce)")
+    _add_common(p, db_default=MATCH_DB, what="JSON and markdown")
+    p.set_defaults(func=match)
+
+    p = sub.add_parser(
+        "play", help="play a game yourself against agents in the terminal",
+        description="A human seat: shows the board and the numbered legal actions, reads a "
+        "number or an action name; q, quit or end of input leave. Opponents are agents.")
+    p.add_argument("game", type=game_name, help="game name: hansa or voyage")
+    p.add_argument("--players", type=int, default=2, help="player count, 2-4 (default 2)")
+    p.add_argument("--vs", default="heuristic", metavar="A[,B,...]",
+                   help="opponent agent for every other seat, or one per opponent seat in "
+                   "seat order (default heuristic)")
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 as on the "
+                   "board (player_S; default 0)")
+    p.add_argument("--seed", type=int_at_least(0), default=None,
+                   help="game seed (default: a random one, printed at the start)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="game option, e.g. max_rounds=5 (repeatable)")
+    p.add_argument("--agent-kwargs", action="append", metavar="NAME:K=V[,K=V]",
+                   help="keyword arguments for an opponent's factory (repeatable)")
+    p.add_argument("--no-board", action="store_true",
+                   help="do not print the board before each of your moves")
+    p.set_defaults(func=play)
+
+    # listed for `tradewinds --help`; `tradewinds bench ...` is handed over in main
     sub.add_parser("bench", add_help=False,
                    help="throughput benchmark beside PettingZoo and OpenSpiel peers "
                    "(python -m benchmarks.throughput; --help for its options)")
+    parser.subcommands = sub.choices
+    return parser
 
+
+def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["bench"]:
         return bench_main(argv[1:])
-    args = parser.parse_args(argv)
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:                 # named by the subcommand that got them
+            parser.subcommands[args.command].error(
+                f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as e:       # --help, --version (0) and argument errors (2)
+        return e.code if isinstance(e.code, int) else EXIT_ERROR
     args.argv = argv
-    return args.func(args)
+    prog = f"tradewinds {args.command}"
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        db = getattr(args, "db", None)
+        line = f"{prog}: interrupted"
+        if db is not None and getattr(args, "stored_before", "unset") != "unset":
+            now = _stored_games(db)
+            if now is not None:
+                before = args.stored_before or 0
+                line += (f"; {now} games stored in {db} ({now - before} new), rerun the same "
+                         f"command to resume")
+        print(line, file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
+    except (ValueError, OSError, sqlite3.Error) as e:
+        text = " ".join(str(e).split()) or type(e).__name__
+        print(f"{prog}: error: {text}", file=sys.stderr, flush=True)
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -95,27 +95,85 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _check_file(path: Path) -> None:
+    """ValueError when `path` exists and is not an SQLite file (an empty file is fine)."""
+    if path.is_dir():
+        raise ValueError(f"{path} is a directory, not an SQLite results file")
+    if path.exists():
+        try:
+            with open(path, "rb") as f:
+                head = f.read(len(_SQLITE_MAGIC))
+        except OSError as e:
+            raise ValueError(f"{path}: cannot read it ({e.strerror or e})") from None
+        if head and head != _SQLITE_MAGIC:
+            raise ValueError(f"{path} is not an SQLite database (a file of another kind)")
+
+
 class Store:
     """A results database (one SQLite file); use as a context manager or call close()."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False):
+        """Open (creating if needed) the results file at `path`.
+
+        Anything that is not a tradewinds results file — another kind of file, a directory,
+        an SQLite database with other tables, an unwritable place — raises ValueError with
+        a one-line reason before anything is written to it.
+        """
         self.path = Path(path)
-        if readonly:
-            self.con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self.con.execute("PRAGMA journal_mode=WAL")
-            # NORMAL in WAL mode: a process crash loses nothing committed; only a power cut
-            # can lose the last commits, and the file stays consistent either way.
-            self.con.execute("PRAGMA synchronous=NORMAL")
-            version = self.con.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise ValueError(f"{self.path}: results schema version {version}, "
-                                 f"this tradewinds writes {SCHEMA_VERSION}")
-            self.con.executescript(_SCHEMA)
-            self.con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.con = None
+        try:
+            if readonly:
+                self.con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
+                self._check_ours()
+            else:
+                _check_file(self.path)
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise ValueError(f"{self.path}: cannot create its directory "
+                                     f"{self.path.parent} ({e.strerror or e})") from None
+                self.con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                self._check_ours()
+                self.con.execute("PRAGMA journal_mode=WAL")
+                # NORMAL in WAL mode: a process crash loses nothing committed; only a power
+                # cut can lose the last commits, and the file stays consistent either way.
+                self.con.execute("PRAGMA synchronous=NORMAL")
+                version = self.con.execute("PRAGMA user_version").fetchone()[0]
+                if version not in (0, SCHEMA_VERSION):
+                    raise ValueError(f"{self.path}: results schema version {version}, "
+                                     f"this tradewinds writes {SCHEMA_VERSION}")
+                self.con.executescript(_SCHEMA)
+                self.con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except (ValueError, sqlite3.Error, OSError) as e:
+            if self.con is not None:
+                self.con.close()
+            if isinstance(e, ValueError):
+                raise
+            what = "read" if readonly else "write"
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            raise ValueError(f"{self.path}: cannot {what} a results database here "
+                             f"({reason})") from None
         self.con.row_factory = sqlite3.Row
+
+    def _check_ours(self) -> None:
+        """ValueError unless the database holds nothing but our tables (or nothing)."""
+        tables = {r[0]: r[1] for r in self.con.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'view') "
+            "AND name NOT LIKE 'sqlite_%'")}
+        foreign = sorted(set(tables) - {"run", "game"})
+        if foreign:
+            raise ValueError(f"{self.path} is an SQLite database of something else (tables: "
+                             f"{', '.join(foreign[:5])}{', ...' if len(foreign) > 5 else ''}),"
+                             f" not a tradewinds results file")
+        for name, columns in (("run", RUN_COLUMNS), ("game", GAME_COLUMNS)):
+            if name in tables:
+                have = tuple(r[1] for r in self.con.execute(f"PRAGMA table_info({name})"))
+                if have != columns:
+                    raise ValueError(f"{self.path}: its table {name!r} has other columns "
+                                     f"than a tradewinds results file")
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:

@@ -1,0 +1,206 @@
+"""A human seat in a terminal: `tradewinds play <game> --players N --vs heuristic,random`.
+
+The loop reads from and writes to the streams it is given (the terminal by default), so a
+script can drive it: before each of the human's decisions it shows the board
+(``game.render_ansi``), what only that seat may see (Voyage: own hand and target cards)
+and the legal actions numbered 1..m with their names. The human answers with a number, an
+action name, or an unambiguous start of a legal action's name; anything else is asked
+again with a one-line reason. ``quit`` / ``q`` or the end of the input leave the game
+(exit status 0). Opponents move through `tradewinds.arena.agent_action` (search agents get
+the state only to determinize it), and each of their moves is printed. At the end: the
+final board, every seat's score, the winners and whether the game hit its round cap.
+
+Seats are numbered as on the board: player_0 .. player_{N-1}; ``--seat`` picks the human's
+(default 0). Opponent seat s draws its randomness from ``numpy.random.default_rng([seed,
+s])`` as in the arena, so a game replays from its seed and the human's moves.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+import numpy as np
+
+QUIT = ("q", "quit", "exit")
+
+
+class _Quit(Exception):
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _opponents(vs: str | Sequence[str], players: int, seat: int) -> list[str]:
+    names = [a.strip() for a in vs.split(",")] if isinstance(vs, str) else list(vs)
+    if not names or any(not a for a in names):
+        raise ValueError(f"--vs needs agent names separated by commas, got {vs!r}")
+    if len(names) == 1:
+        names = names * (players - 1)
+    if len(names) != players - 1:
+        raise ValueError(f"--vs takes one agent for every opponent or one per opponent seat "
+                         f"({players - 1}), got {len(names)}: {', '.join(names)}")
+    return names
+
+
+def private_lines(game, state: np.ndarray, seat: int) -> list[str]:
+    """What only `seat` may see and the board does not show (Voyage: hand, targets)."""
+    if game.name != "voyage":
+        return []               # Hansa hides nothing from a seat that the board shows
+    from voyage_env.state import StateView
+
+    v = StateView(state)
+    kinds = [n.split(":", 1)[1] for n in game.obs_names if n.startswith("my_hand:")]
+    ports = [n.split(":", 1)[1] for n in game.obs_names if n.startswith("my_target:")]
+    hand = [f"{kinds[k]}" + (f" x{c}" if c > 1 else "")
+            for k, c in enumerate(v.hand[seat][: len(kinds)]) if c > 0]
+    targets = [ports[p] for p in v.targets[seat] if 0 <= p < len(ports)]
+    return [f"your hand: {', '.join(hand) or '-'}",
+            f"your target cards: {', '.join(targets) or '-'}"]
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _choose(game, state, legal: list[int], stdin: TextIO, out: TextIO) -> int:
+    """Ask until the answer names a legal action; _Quit on quit or end of input."""
+    names = [game.action_name(a) for a in legal]
+    span = f"1-{len(legal)}" if len(legal) > 1 else "1"
+    echo = not _isatty(stdin)     # a script's answers are shown, so transcripts read well
+    while True:
+        out.write(f"your move [{span}, a name, or q to quit]: ")
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            out.write("\n")
+            raise _Quit("end of input")
+        text = line.strip()
+        if echo:
+            out.write(text + "\n")
+        if text.lower() in QUIT:
+            raise _Quit("you quit")
+        if not text:
+            out.write(f"  type a number from 1 to {len(legal)} or an action name\n")
+            continue
+        if text.lstrip("+-").isdigit():
+            k = int(text)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            out.write(f"  no choice {k}: pick a number from 1 to {len(legal)}\n")
+            continue
+        if text in names:
+            return legal[names.index(text)]
+        starts = [i for i, n in enumerate(names) if n.startswith(text)]
+        if len(starts) == 1:
+            return legal[starts[0]]
+        if len(starts) > 1:
+            shown = ", ".join(names[i] for i in starts[:4]) + (", ..." if len(starts) > 4
+                                                               else "")
+            out.write(f"  {text!r} could be {len(starts)} actions ({shown}): be more "
+                      f"precise\n")
+            continue
+        try:
+            a = game.action_id(text)
+        except ValueError:
+            out.write(f"  unknown action {text!r}: type a number or one of the names "
+                      f"listed\n")
+            continue
+        out.write(f"  {text} is not legal now: {game.illegal_reason(state, a)}\n")
+
+
+def play(game: str, players: int = 2, vs: str | Sequence[str] = "heuristic", *,
+         seat: int = 0, seed: int | None = None, options: dict | None = None,
+         agent_kwargs: dict | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, board: bool = True) -> int:
+    """Play one game with a human in `seat`; returns 0 (finished, quit or end of input).
+
+    Bad settings raise ValueError (one-line reason) before the game starts."""
+    from agents import make_agent
+    from tradewinds import arena, registry
+
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
+    handle = registry.game(game)
+    n = handle.check_players(players)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"--seat must be a seat 0..{n - 1}, got {seat!r}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**31)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"--seed must be an integer in [0, 2**63), got {seed!r}")
+    opts = dict(handle.option_defaults)
+    for k, v in (options or {}).items():
+        if k not in handle.option_defaults:
+            raise ValueError(f"unknown {game} option {k!r}; known options: "
+                             f"{', '.join(sorted(handle.option_defaults)) or 'none'}")
+        opts[k] = v
+    handle.parse_options(**opts)
+    names = _opponents(vs, n, seat)
+    kwargs = agent_kwargs or {}
+    for k in kwargs:
+        if k not in names:
+            raise ValueError(f"--agent-kwargs for {k!r}, which is not an opponent "
+                             f"({', '.join(dict.fromkeys(names))})")
+    seats: list = [None] * n
+    labels = ["you"] * n
+    for s, name in zip([s for s in range(n) if s != seat], names, strict=True):
+        try:
+            seats[s] = make_agent(name, game=game, **kwargs.get(name, {}))
+        except (ValueError, TypeError, ImportError) as e:
+            raise ValueError(f"agent {name!r}: {e}") from None
+        labels[s] = name
+
+    state = handle.new_state(n, seed, **opts)
+    rngs = [np.random.default_rng([seed, s]) for s in range(n)]
+    who = ", ".join(f"player_{s} {labels[s]}" for s in range(n) if s != seat)
+    out.write(f"{game}, {n} players, seed {seed}: you are player_{seat}; {who}\n")
+    out.write("(type a number, an action name or its unambiguous start; q quits)\n")
+    moves = 0
+    try:
+        while not (handle.is_terminal(state) or handle.is_truncated(state)):
+            p = handle.current_player(state)
+            if p == seat:
+                legal = handle.legal_actions(state)
+                if board and handle.render_ansi is not None:
+                    out.write("\n" + handle.render_ansi(state) + "\n")
+                for line in private_lines(handle, state, seat):
+                    out.write(line + "\n")
+                out.write("legal actions:\n")
+                width = len(str(len(legal)))
+                for i, a in enumerate(legal, 1):
+                    out.write(f"  {i:>{width}}) {handle.action_name(a)}\n")
+                a = _choose(handle, state, legal, stdin, out)
+                handle.step(state, a)
+                out.write(f"you (player_{seat}): {handle.action_name(a)}\n")
+            else:
+                a = arena.agent_action(seats[p], handle, state, p, rngs[p])
+                handle.step(state, a)
+                out.write(f"player_{p} ({labels[p]}): {handle.action_name(a)}\n")
+            moves += 1
+    except _Quit as q:
+        out.write(f"{q.reason}: left the game after {moves} moves (seed {seed})\n")
+        out.flush()
+        return 0
+    if board and handle.render_ansi is not None:
+        out.write("\n" + handle.render_ansi(state) + "\n")
+    scores = handle.scores(state)
+    winners = handle.winners(state)
+    out.write(f"\ngame over after {moves} moves"
+              + (" (round cap reached: scored as it stands)" if handle.is_truncated(state)
+                 else "") + "\n")
+    for s in range(n):
+        mark = "  winner" if s in winners else ""
+        out.write(f"  player_{s} ({labels[s]}): {int(scores[s])} VP{mark}\n")
+    if seat in winners:
+        out.write("you won" + (f" (shared with {len(winners) - 1} other"
+                               f"{'s' if len(winners) > 2 else ''})" if len(winners) > 1
+                               else "") + "\n")
+    else:
+        out.write("you lost: winner " + ", ".join(f"player_{w} ({labels[w]})"
+                                                  for w in winners) + "\n")
+    out.flush()
+    return 0
