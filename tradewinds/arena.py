@@ -51,13 +51,11 @@ from itertools import islice
 
 import numpy as np
 
+from tradewinds.protocol import as_key
+
 SEATINGS = ("fixed", "rotate")
 PATHS = ("kernel", "python")
 BACKENDS = ("local", "ray")
-
-_MASK64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_KEY_SALT = 0xD1B54A32D192ED03
 
 
 def versions() -> dict:
@@ -71,19 +69,9 @@ def versions() -> dict:
 
 
 def playout_key(seed: int) -> np.ndarray:
-    """The kernel playout generator for a game seed: int32[2] holding a 64-bit state.
-
-    The state is the SplitMix64 output for ``(seed ^ 0xD1B54A32D192ED03) + golden``, so the
-    action stream of the fast path is a fixed function of the seed and does not coincide
-    with the game's own chance stream (which starts from the seed itself).
-    """
-    z = ((int(seed) ^ _KEY_SALT) + _GOLDEN) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    z ^= z >> 31
-    lo, hi = z & 0xFFFFFFFF, z >> 32
-    return np.array([lo - (1 << 32) if lo >= 1 << 31 else lo,
-                     hi - (1 << 32) if hi >= 1 << 31 else hi], dtype=np.int32)
+    """The kernel playout generator for a game seed (`tradewinds.protocol.as_key`): a
+    fixed hash of the seed that does not coincide with the game's own chance stream."""
+    return as_key(int(seed))
 
 
 # ------------------------------------------------------------------------------ study
@@ -201,6 +189,20 @@ def initial_turn_order(game, state) -> list:
     return [int(x) for x in out[:n]]
 
 
+def agent_action(agent, game, state, player: int, rng) -> int:
+    """Ask `agent` for the move of seat `player` (the decider of `state`).
+
+    Every agent gets the seat's observation, the legal mask and the seat's generator. An
+    agent with ``needs_state = True`` (search and heuristic agents) also gets a copy of the
+    real state as ``state=``; it promises to look at it only through
+    ``game.determinize(state, player, key)`` (tests/test_agent_honesty.py holds it to that).
+    """
+    obs, mask = game.observe(state, player), game.legal_mask(state)
+    if getattr(agent, "needs_state", False):
+        return agent.act(obs, mask, rng, state=state.copy())
+    return agent.act(obs, mask, rng)
+
+
 class _Seats:
     """Agent objects by (seat, name), built on demand and reused across a chunk's games."""
 
@@ -242,7 +244,7 @@ def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
         steps = 0
         while not (game.is_terminal(state) or game.is_truncated(state)):
             p = game.current_player(state)
-            action = players[p].act(game.observe(state, p), game.legal_mask(state), rngs[p])
+            action = agent_action(players[p], game, state, p, rngs[p])
             try:
                 game.step(state, action)
             except ValueError as e:
@@ -278,18 +280,28 @@ def play_chunk(study: Study, indices: Sequence[int], factories: dict | None = No
 
 
 def _factories_for(study: Study) -> dict:
-    """Factories of the study's agents that a fresh worker would not get from `agents`."""
+    """Factories of the study's agents that a fresh worker would not get from `agents`,
+    by registered name (the base of a parametrized name: 'nth' for 'nth:1', so the worker
+    still passes spec='1')."""
     import agents
 
-    builtin = {"random"}
-    return {a: agents.factory(a) for a in set(study.agents) if a not in builtin}
+    builtin = agents.builtin_names()
+    return {agents.split_name(a)[0]: agents.factory(a) for a in set(study.agents)
+            if agents.split_name(a)[0] not in builtin}
 
 
 # ---------------------------------------------------------------------------- backends
 
 
 def _warm_up() -> None:
-    """Worker initializer: import the games and agents so numba's cache loads early."""
+    """Worker initializer: import the games and agents so numba's cache loads early.
+
+    Workers ignore SIGINT: Ctrl-C reaches the whole process group, and the parent alone
+    decides (it stops the pool, `LocalBackend.close(kill=True)`), so no worker prints a
+    KeyboardInterrupt traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     import agents  # noqa: F401
     import tradewinds  # noqa: F401
 
@@ -324,16 +336,22 @@ class LocalBackend:
     def cancel(self, handle):
         handle.cancel()
 
-    def close(self):
+    def close(self, kill: bool = False):
+        """Shut the pool down; `kill` ends running chunks at once (their games are lost,
+        stored ones are kept) instead of waiting for them."""
         if self.pool is not None:
+            if kill:
+                for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
+                    proc.terminate()
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        self.close()
+    def __exit__(self, exc_type, *exc):
+        # an exception (Ctrl-C, an error in the parent) does not wait for chunks in flight
+        self.close(kill=exc_type is not None)
 
 
 class RayBackend:

@@ -8,6 +8,8 @@ out in docs/hansa_engine.md; the plain-Python references implement it independen
 import numpy as np
 from numba import njit
 
+from tradewinds import jitcache
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
 _MUL2 = np.uint64(0x94D049BB133111EB)
@@ -85,3 +87,6 @@ def pick_set(mask, key):
                 return a
             r -= 1
     return -1
+
+
+jitcache.refresh(globals())

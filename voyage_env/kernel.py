@@ -10,7 +10,7 @@ moves, reactions, the red die, the blue card) is queued in state fields and drai
 import numpy as np
 from numba import njit, prange
 
-from tradewinds import rng
+from tradewinds import jitcache, rng
 from voyage_env import actions as A
 from voyage_env import rules as R
 from voyage_env.observation import obs_names
@@ -1180,3 +1180,6 @@ def random_playout_batch(states, m, keys):
         for i in prange(states.shape[0]):
             steps[i] = random_playout(states[i], m, keys[i])
     return steps
+
+
+jitcache.refresh(globals())

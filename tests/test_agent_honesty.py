@@ -1,0 +1,125 @@
+"""Search agents see only what their seat may see (DESIGN.md §6, issue 8 item 2).
+
+With the same rng, an agent's choice must not change when the hidden parts of the real
+state change: Hansa's supply order (HA17), Voyage's other hands, unseen target cards, deck
+order (VA32), and the state's own generator. A searcher that read the real state instead
+of a determinization would see the difference and, over many positions, choose
+differently; the explicit edits below make the hidden parts differ in what matters most
+(an opponent's cards, the next supply tokens), not only in the generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+from hansa_env.state import StateView as HansaView
+from tradewinds import registry
+from voyage_env.state import StateView as VoyageView
+
+SEARCHERS = ["heuristic", "mcts:24"]
+
+
+def positions(game_name: str, n: int, count: int, seed: int):
+    """States from random play at random points, each with a live decider."""
+    game = registry.game(game_name)
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(count):
+        s = game.new_state(n, seed * 1000 + g)
+        for _ in range(int(rng.integers(0, 300))):
+            if game.is_terminal(s):
+                break
+            legal = game.legal_actions(s)
+            game.step(s, int(legal[rng.integers(len(legal))]))
+        if not game.is_terminal(s):
+            out.append(s)
+    return out
+
+
+def hansa_variant(state: np.ndarray, rng) -> np.ndarray | None:
+    """The same public position with the undrawn supply reordered and a new generator."""
+    s = state.copy()
+    v = HansaView(s)
+    lo, hi = v.supply_drawn, int(v.pile_end[4])
+    unseen = v.supply[lo:hi]
+    if len(set(unseen.tolist())) < 2:
+        return None
+    while np.array_equal(unseen, state[v.layout.offset("supply") + lo:][: hi - lo]):
+        rng.shuffle(unseen)
+    v.rng[:] = rng.integers(-(2**31), 2**31, size=2)
+    return s
+
+
+def voyage_variant(state: np.ndarray, player: int, rng) -> np.ndarray | None:
+    """The same position for `player` with an opponent's card swapped with a deck card of
+    another kind, the deck reshuffled and opponents' targets exchanged."""
+    s = state.copy()
+    v = VoyageView(s)
+    n = v.num_players
+    changed = False
+    for q in range(n):
+        if q == player:
+            continue
+        for kind in np.flatnonzero(v.hand[q]):
+            deck = v.deck[: v.deck_size]
+            other = np.flatnonzero(deck != kind)
+            if other.size:
+                i = int(other[0])
+                v.hand[q, kind] -= 1
+                v.hand[q, deck[i]] += 1
+                deck[i] = kind
+                changed = True
+                break
+    deck = v.deck[: v.deck_size]
+    rng.shuffle(deck)
+    opponents = [q for q in range(n) if q != player]
+    if len(opponents) >= 2:
+        a, b = opponents[:2]
+        ta, tb = v.targets[a].copy(), v.targets[b].copy()
+        if not np.array_equal(ta, tb):
+            v.targets[a], v.targets[b] = tb, ta
+            changed = True
+    v.rng[:] = rng.integers(-(2**31), 2**31, size=2)
+    return s if changed else None
+
+
+def choice(agent, game, state, seed: int) -> int:
+    p = game.current_player(state)
+    return agent.act(game.observe(state, p), game.legal_mask(state),
+                     np.random.default_rng(seed), state=state.copy())
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+@pytest.mark.parametrize("game_name,n", [("hansa", 2), ("hansa", 4), ("voyage", 2),
+                                         ("voyage", 3)])
+def test_choice_ignores_hidden_parts(name, game_name, n):
+    game = registry.game(game_name)
+    agent = agents.make_agent(name, game=game_name)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for i, s in enumerate(positions(game_name, n, 14, seed=n)):
+        p = game.current_player(s)
+        variant = hansa_variant(s, rng) if game_name == "hansa" else voyage_variant(s, p, rng)
+        if variant is None:
+            continue
+        assert not np.array_equal(variant, s)
+        assert np.array_equal(game.observe(variant, p), game.observe(s, p))
+        game.validate_state(variant)
+        assert choice(agent, game, s, i) == choice(agent, game, variant, i), (
+            f"{name} changed its choice when only hidden parts changed ({game_name}, "
+            f"position {i})")
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("game_name", ["hansa", "voyage"])
+def test_determinization_is_a_function_of_the_observation(game_name):
+    """The generic variant: any state the seat cannot tell apart gives the same sample."""
+    game = registry.game(game_name)
+    for s in positions(game_name, 3, 6, seed=11):
+        p = game.current_player(s)
+        other = game.determinize(s, p, 99)           # same observation, other hidden parts
+        assert np.array_equal(game.observe(other, p), game.observe(s, p))
+        assert np.array_equal(game.determinize(s, p, 5), game.determinize(other, p, 5))

@@ -1,0 +1,106 @@
+"""The njit kernel protocol (tradewinds/jit.py) and the cross-module cache guard.
+
+tests/count_game.py binds a tiny counting game, so the generic functions are shown to
+work on a game the library has never seen: count up from 0; each decision adds 1 or 2;
+whoever reaches 10 or more wins; its only hidden part is the generator.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+
+from tradewinds import jit, jitcache
+
+COUNT_GAME = Path(__file__).parent / "count_game.py"
+
+
+def test_generic_functions_run_a_newly_bound_game(tmp_path):
+    """tests/count_game.py binds a game the library has never seen and checks the generic
+    playout and determinize on it (in a child with a private numba cache)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": str(COUNT_GAME.parent.parent)}
+    proc = subprocess.run([sys.executable, str(COUNT_GAME)], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "count game ok" in proc.stdout
+
+
+def test_an_unloadable_cache_index_is_dropped_not_fatal(tmp_path, monkeypatch):
+    """An index entry whose aux class cannot be imported (a game from a script) is flushed
+    by jitcache instead of failing every later call."""
+    (tmp_path / "cached_mod2.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(jitcache, "fingerprint", lambda: "same")
+    mod = importlib.import_module("cached_mod2")
+    assert mod.f(1) == 2
+    index = mod.f._cache._cache_file
+    monkeypatch.setattr(type(index), "_load_index",
+                        lambda self: (_ for _ in ()).throw(ModuleNotFoundError("gone")))
+    flushed = []
+    monkeypatch.setattr(type(mod.f._cache), "flush", lambda self: flushed.append(self))
+    jitcache.refresh(vars(mod))
+    assert flushed == [mod.f._cache]
+    sys.modules.pop("cached_mod2")
+
+
+def test_bind_names_what_is_missing_or_unknown():
+    class Other(NamedTuple):
+        x: np.ndarray
+
+    with pytest.raises(ValueError, match=r"missing \['determinize'.*unknown \['stepp'\]"):
+        jit.bind(Other, stepp=None, **{k: None for k in jit.PROTOCOL
+                                      if k not in ("determinize", "step", "init")},
+                 step=None, init=None)
+    assert Other not in jit.bound_games()
+
+
+def test_both_games_are_bound():
+    import hansa_env.bindings as hb
+    import voyage_env.bindings as vb
+
+    assert {hb.HansaAux, vb.VoyageAux} <= set(jit.bound_games())
+
+
+MODULE = '''
+from numba import njit
+from tradewinds import jitcache
+
+@njit(cache=True)
+def f(x):
+    return x + 1
+
+jitcache.refresh(globals())
+'''
+
+
+def test_cache_is_dropped_when_a_numba_source_changes(tmp_path, monkeypatch):
+    """A changed fingerprint flushes the module's cache index; an unchanged one keeps it."""
+    (tmp_path / "cached_mod.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(jitcache, "fingerprint", lambda: "first")
+    mod = importlib.import_module("cached_mod")
+    assert mod.f(1) == 2
+    index = tmp_path / "__pycache__"
+    stamp = index / "cached_mod.deps"
+    assert stamp.read_text() == "first"
+    assert mod.f._cache._cache_file._load_index()          # the compiled f is indexed
+
+    sys.modules.pop("cached_mod")
+    mod = importlib.import_module("cached_mod")            # same fingerprint: kept
+    assert mod.f._cache._cache_file._load_index()
+
+    sys.modules.pop("cached_mod")
+    monkeypatch.setattr(jitcache, "fingerprint", lambda: "second")
+    mod = importlib.import_module("cached_mod")            # changed: flushed
+    assert stamp.read_text() == "second"
+    assert not mod.f._cache._cache_file._load_index()
+    assert mod.f(2) == 3
+    sys.modules.pop("cached_mod")

@@ -1,0 +1,73 @@
+"""Keep numba's on-disk cache honest across modules.
+
+numba checks a cached function against its own source file only. A function that calls
+into another module (a generic search calling a game's `step` through `tradewinds.jit`, a
+kernel calling `tradewinds.rng`) keeps running the old callee after that module changes.
+`refresh(globals())`, at the end of a module with njit functions, drops the module's
+cached functions when any first-party source file changed since they were cached: the
+stamp is the size and modification time of every ``.py`` file of the project's packages
+that holds numba code.
+A fresh checkout has no cache, so this matters to people editing kernels, not to CI.
+It also flushes an index that cannot be loaded (see `_drop_unreadable`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from numba.core.registry import CPUDispatcher
+
+PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents")
+
+
+@cache
+def fingerprint() -> str:
+    """A digest of (path, size, mtime) of every numba source file of the project."""
+    h = hashlib.sha256()
+    for pkg in PACKAGES:
+        spec = find_spec(pkg)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        for root in spec.submodule_search_locations:
+            for path in sorted(Path(root).rglob("*.py")):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                if "njit" in text or "overload" in text or "jit.bind" in text:
+                    st = path.stat()
+                    h.update(f"{path}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
+def refresh(module_globals: dict) -> None:
+    """Flush the disk cache of the module's njit functions if the project changed since."""
+    dispatchers = [v for v in module_globals.values()
+                   if isinstance(v, CPUDispatcher) and v.__module__ == module_globals["__name__"]
+                   and v._cache is not None and hasattr(v._cache, "_cache_path")]
+    if not dispatchers:
+        return
+    stamp = Path(dispatchers[0]._cache._cache_path) / f"{module_globals['__name__']}.deps"
+    current = fingerprint()
+    try:
+        if stamp.exists() and stamp.read_text() == current:
+            for d in dispatchers:
+                _drop_unreadable(d)
+            return
+        for d in dispatchers:
+            d._cache.flush()
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(current)
+    except OSError:      # a read-only install: numba falls back to its own cache rules
+        pass
+
+
+def _drop_unreadable(dispatcher) -> None:
+    """Flush an index numba could not load. A generic function's index holds one entry
+    per game it was compiled for, and unpickling an entry imports the game's aux class:
+    a game defined in a script or a test module that this process cannot import would
+    make every later call fail with ModuleNotFoundError instead of recompiling."""
+    try:
+        dispatcher._cache._cache_file._load_index()
+    except Exception:       # noqa: BLE001 - whatever the unpickling raised
+        dispatcher._cache.flush()
