@@ -50,8 +50,20 @@ def agent_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def split_name(name: str) -> tuple[str, str | None]:
+    """'mcts:400' -> ('mcts', '400') when only 'mcts' is registered; a registered name
+    (colons and all) -> (name, None). Parametrized agents get the part after the first
+    colon as their factory's ``spec`` keyword."""
+    if name in _FACTORIES or ":" not in name:
+        return name, None
+    base, _, spec = name.partition(":")
+    return base, spec
+
+
 def factory(name: str) -> Callable:
-    """The factory registered under `name` (a lazy "module:attribute" is imported now)."""
+    """The factory registered under `name`, or under its base for a parametrized name like
+    'mcts:400' (a lazy "module:attribute" is imported now)."""
+    name, _ = split_name(name)
     if name not in _FACTORIES:
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
     f = _FACTORIES[name]
@@ -63,7 +75,8 @@ def factory(name: str) -> Callable:
 
 
 def make_agent(name: str, game: str = "hansa", **kwargs):
-    """A new agent `name` for `game` ("hansa", later "voyage"); kwargs go to its factory.
+    """A new agent `name` for `game`; kwargs go to its factory (``mcts:400`` passes
+    ``spec="400"`` to the factory registered as ``mcts``).
 
     Unknown agent or game names raise ValueError listing the known ones.
     """
@@ -71,10 +84,21 @@ def make_agent(name: str, game: str = "hansa", **kwargs):
 
     if game not in games.games():
         raise ValueError(f"unknown game {game!r}; known games: {', '.join(games.games())}")
+    _, spec = split_name(name)
+    if spec is not None:
+        kwargs = {"spec": spec, **kwargs}
     agent = factory(name)(game=game, **kwargs)
     if not callable(getattr(agent, "act", None)):
         raise TypeError(f"agent factory {name!r} returned {agent!r}, which has no act() method")
     return agent
+
+
+def builtin_names() -> frozenset:
+    """Agents every process knows by importing `agents` (the arena ships only the others)."""
+    return BUILTIN
+
+
+BUILTIN = frozenset({"random", "heuristic", "mcts"})
 
 
 def is_uniform_random(name: str) -> bool:

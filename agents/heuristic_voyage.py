@@ -1,0 +1,712 @@
+"""The Voyage heuristic: a greedy route planner written from the rules, inside numba.
+
+`heuristic_action(aux, s, mask, key)` returns a legal action for the decider of `s` in
+every phase. It is the `heuristic` agent's strategy (played on a determinization, so it
+reads only what its seat may see) and the rollout policy of the search agents, so it is
+written to be fast: no Python objects, a handful of small shortest-route tables per
+decision (`voyage_env.routes`, about ten microseconds each), or none when the aux value
+carries precomputed tables (see `aux_routes`).
+
+Strategy (rules/voyage.md; DESIGN.md §5, §9):
+
+- **Goal.** While monastery tiles remain, the fleet's main goal is the pepper port
+  (Calicut) and, once pepper is aboard, Lisbon: the tile is 10 VP and taking the tiles is
+  what ends the game (V41, V49). Without pepper to fetch the goal is Lisbon when there is
+  cargo to sell or a wreck to repair, otherwise the best port to visit.
+- **Detours.** Every port with something to gain is a candidate: discovery VP (V23, the
+  year band), +5 when it is one of the seat's target cards (V51), a share of 5 for denying
+  an opponent's target card (they are hidden; the chance is counted from the decks),
+  a cube it can load (5, or 10 for nutmeg/silver and for pepper while tiles remain, plus
+  a bonus toward the upgrade's 3 cubes, V43). A candidate is taken when its value beats
+  `LAMBDA` VP per extra disc of the detour (to the candidate, then on to the goal).
+- **Routes** count discs (free steps along a current's arrows, VA29; +1 for pirates) plus
+  a planning penalty for blue hexes and for red hexes (a wreck on 2 of 6 faces) by risk
+  level: 4 discs per red hex on the way out, 10 with pepper or 10 VP of cargo aboard or
+  with a ship already wrecked (the Cape's red band has a crossing with 2 red hexes for
+  2-5 discs more than the shortest, which has 5). The step actually taken re-weighs a
+  blue neighbour by the best card in hand for it, and the Black Ship's hex like a red one;
+  a step is taken while it keeps to a (nearly) cheapest route or gets nearer the target.
+- **Wind cards** (V29-V35) are scored in discs: a favourable wind gives back what it
+  returns, a compass storm by how much nearer (or farther) it carries the ship, a storm
+  costs its discs, a calm the discs still available; a small charge for the free moves it
+  hands to opponents in the hemisphere. Reactions to others' cards (V37) step toward the
+  seat's own target while that gets it nearer.
+- **Lisbon.** Dock when the goal is Lisbon, or on its hex with something to sell or
+  repair when few discs are left, or when a detour with the tile's pepper aboard could not
+  be back this turn; upgrade with the 3 cheapest non-pepper cubes while the game goes on
+  (V43); take the monastery tile with pepper (`P_SELL_LAST` = 1 sells it instead when the
+  last tile would end a game the seat is losing: measured weaker, off by default); keep
+  the wind-card hand unless it is worse than a fresh one (V45).
+- **Bidding.** Pass, except to race for the last tiles: a seat with pepper that can reach
+  Lisbon this round, facing as many other pepper carriers as tiles are left, bids what it
+  can spare to move first. It then takes the first free position.
+- **Wrecks** fall on the ship whose loss costs least (cubes aboard, and the pepper hold
+  while pepper is still wanted).
+- **End round** (the last tile taken, V49): only what can be scored this turn counts:
+  discoveries in reach, docking with cargo.
+
+Randomness: none is needed; a (never expected) illegal choice falls back to a uniform
+legal action drawn from the generator at key[0:2], so every call returns a legal action.
+`choose` is the unguarded strategy (tests check it is always legal); `decide` takes the
+weights, tables and parameters explicitly (benchmarks/heuristic_voyage_strength.py uses it
+to compare parameter sets).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from agents.policies import bind_heuristic
+from tradewinds import jitcache, rng
+from voyage_env import actions as A
+from voyage_env import kernel as K
+from voyage_env import routes as RT
+from voyage_env import rules as R
+from voyage_env.bindings import VoyageAux
+from voyage_env.state import BID, CARDS, MONASTERY, MOVE, ORDER, PLAY, REACT, UPGRADE, WRECK
+
+# ---------------------------------------------------------------- parameters
+# Route weights (voyage_env.routes planning presets): quarter discs, a red-hex penalty per
+# risk level.
+DISC = RT.PLAN_DISC
+NUM_LEVELS = len(RT.PLAN_RED_LEVELS)
+
+# Strategy parameters (one float64 vector, so studies can vary them).
+(P_LAMBDA, P_NEAR, P_UPGRADE_BONUS, P_DENIAL, P_GIFT, P_KEEP_FAV, P_SHIELD_MIN,
+ P_SELL_LAST, P_UPGRADE_ROUNDS, P_RISK_BASE) = range(10)
+NUM_PARAMS = 10
+DEFAULT_PARAMS = (
+    0.8,    # P_LAMBDA: VP a detour must earn per extra disc
+    0.02,   # P_NEAR: VP per disc of distance, tie-break toward nearer candidates
+    3.0,    # P_UPGRADE_BONUS: VP for a non-pepper cube while it counts toward the upgrade
+    0.5,    # P_DENIAL: weight of the expected 5 VP kept from an opponent's target card
+    0.25,   # P_GIFT: discs charged per free step a wind card gives an opponent
+    1.0,    # P_KEEP_FAV: discs a favourable wind is worth kept in hand
+    2.0,    # P_SHIELD_MIN: favourable winds held before one is spent against pirates
+    0.0,    # P_SELL_LAST: 1 = sell the pepper rather than end a game the seat is losing
+    4.0,    # P_UPGRADE_ROUNDS: rounds that must be left for the upgrade to pay
+    1.0,    # P_RISK_BASE: red-hex level with no cargo and every ship working (0..2)
+)
+
+
+def default_params() -> np.ndarray:
+    return np.array(DEFAULT_PARAMS, dtype=np.float64)
+
+
+plan_weights = RT.plan_weights
+
+
+_PARAMS = np.array(DEFAULT_PARAMS, dtype=np.float64)
+_WEIGHTS = RT.plan_weights()
+
+NG, NK, NT = K.NG, K.NK, K.NT
+PEPPER = R.PEPPER
+NO_TARGET = -1
+INF = RT.INF
+
+# ---------------------------------------------------------------- route tables
+
+
+def aux_routes(aux):
+    """The aux value's precomputed tables (`voyage_env.routes.plan_tables`) when its class has a
+    `routes` field, else an empty int32[0, 2, 0, 0]: then the tables a decision needs are
+    computed on the spot (about ten microseconds each)."""
+    raise NotImplementedError("called from njit code only")
+
+
+# Not cached on its own (it is compiled into its cached callers): a cache index holding an
+# aux class from a test module would break loading it in processes without that module.
+@overload(aux_routes)
+def _aux_routes(aux):
+    if isinstance(aux, types.BaseNamedTuple) and "routes" in aux.fields:
+        return lambda aux: aux.routes
+    return lambda aux: np.zeros((0, 2, 0, 0), dtype=np.int32)
+
+
+@njit(cache=True)
+def _tables(m, routes, lv):
+    """(dist, via, valid) per target row: the precomputed ones, or empty rows to fill."""
+    rows = m[K.M_P] + 1
+    if routes.shape[0] > lv and routes.shape[2] == rows and routes.shape[3] >= m[K.M_H]:
+        return routes[lv, 0], routes[lv, 1], np.ones(rows, dtype=np.uint8)
+    h = m[K.M_H]
+    return (np.empty((rows, h), dtype=np.int32), np.empty((rows, h), dtype=np.int32),
+            np.zeros(rows, dtype=np.uint8))
+
+
+@njit(cache=True)
+def _row(m, wt, dist, via, valid, k):
+    if valid[k] == 0:
+        RT.distances_to(m, RT.target_hex(m, k), wt, dist[k], via[k])
+        valid[k] = 1
+    return dist[k]
+
+
+@njit(cache=True)
+def _dists_from(m, wt, dist, via, valid, x, dx):
+    """dx[k] = cost from hex x to target row k (ports, then Lisbon)."""
+    rows = m[K.M_P] + 1
+    full = True
+    for k in range(rows):
+        if valid[k] == 0:
+            full = False
+            break
+    if full:
+        for k in range(rows):
+            dx[k] = dist[k, x]
+        return
+    fd = np.empty(m[K.M_H], dtype=np.int32)
+    ff = np.empty(m[K.M_H], dtype=np.int32)
+    RT.distances_from(m, x, wt, fd, ff)
+    for k in range(rows):
+        dx[k] = fd[RT.target_hex(m, k)]
+
+
+# ---------------------------------------------------------------- small queries
+
+
+@njit(cache=True)
+def _tiles_left(s):
+    return s[K.TILES_TOTAL] - s[K.TILES_TAKEN]
+
+
+@njit(cache=True)
+def _loadable(s, p, g):
+    return (s[K.CUBES + p * NG + g] == 0 and K.ship_works(s, p, g // 2)
+            and s[K.STOCK + g] > 0)
+
+
+@njit(cache=True)
+def _good_value(s, g):
+    if g == PEPPER:
+        return 10.0 if _tiles_left(s) > 0 else 5.0
+    return float(K.GOOD_VP[g])
+
+
+@njit(cache=True)
+def _cargo_value(s, p):
+    v = 0.0
+    for g in range(NG):
+        if s[K.CUBES + p * NG + g] == 1:
+            v += _good_value(s, g)
+    return v
+
+
+@njit(cache=True)
+def _non_pepper_cubes(s, p):
+    k = 0
+    for g in range(NG):
+        if g != PEPPER:
+            k += s[K.CUBES + p * NG + g]
+    return k
+
+
+@njit(cache=True)
+def _any_wreck(s, p):
+    for k in range(4):
+        if s[K.WRECKED + p * 4 + k] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _is_target(s, p, port):
+    for j in range(NT):
+        if s[K.TARGETS + p * NT + j] == port:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _denial(s, m, prm):
+    """Per deck (west, east): the VP an undiscovered port that is not one of the seat's
+    cards is worth for the chance that it is an opponent's card (dealt per V3; hidden)."""
+    n = s[K.NP]
+    out = np.zeros(2, dtype=np.float64)
+    size = np.zeros(2, dtype=np.int64)
+    for q in range(m[K.M_P]):
+        size[K.portf(m, q, K.P_DECK)] += 1
+    for side in range(2):
+        per = min(R.TARGETS_PER_DECK, size[side] // n)
+        unseen = size[side] - per
+        if unseen > 0:
+            out[side] = prm[P_DENIAL] * R.TARGET_VP * min(1.0, (n - 1) * per / unseen)
+    return out
+
+
+@njit(cache=True)
+def _port_value(s, m, p, port, prm, denial):
+    """VP that entering `port` would give p (discovery, target card, a cube)."""
+    v = 0.0
+    if s[K.DISCOVERED + port] < 0:
+        v += K.portf(m, port, K.P_VP)
+        if _is_target(s, p, port):
+            v += R.TARGET_VP
+        else:
+            v += denial[K.portf(m, port, K.P_DECK)]
+    g = K.portf(m, port, K.P_GOOD)
+    if g >= 0 and _loadable(s, p, g):
+        v += _good_value(s, g)
+        if (g != PEPPER and s[K.UPGRADED + p] == 0 and _non_pepper_cubes(s, p) < 3
+                and _tiles_left(s) > 1):
+            v += prm[P_UPGRADE_BONUS]
+    return v
+
+
+@njit(cache=True)
+def _end_round(s):
+    """This round is the game's last (V49)."""
+    return s[K.END_TRIG] == 1 or _tiles_left(s) <= 0
+
+
+@njit(cache=True)
+def _working(s, p):
+    k = 0
+    for ship in range(4):
+        if K.ship_works(s, p, ship):
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _risk_level(s, p, prm):
+    """How much a red hex should be avoided: higher with pepper or valuable cargo aboard
+    and when a wreck would leave a single working ship."""
+    lv = int(prm[P_RISK_BASE])
+    if s[K.CUBES + p * NG + PEPPER] == 1 or _cargo_value(s, p) >= 10.0:
+        lv += 1
+    if _working(s, p) <= 2:
+        lv += 1
+    return min(max(lv, 0), NUM_LEVELS - 1)
+
+
+@njit(cache=True)
+def _ctx(s, m, wts, routes, p, prm):
+    """Seat p's route weights and tables at its current risk level."""
+    lv = _risk_level(s, p, prm)
+    dist, via, valid = _tables(m, routes, lv)
+    return wts[lv], dist, via, valid
+
+
+# ---------------------------------------------------------------- the plan
+
+
+@njit(cache=True)
+def _pepper_port(s, m, wt, dist, via, valid, dx):
+    """The pepper port to sail for (the one cheapest out and home when there are several);
+    -1 when none can be reached."""
+    P = m[K.M_P]
+    count, only = 0, NO_TARGET
+    for port in range(P):
+        if K.portf(m, port, K.P_GOOD) == PEPPER and dx[port] < INF:
+            count += 1
+            only = port
+    if count <= 1:
+        return only
+    dl = _row(m, wt, dist, via, valid, P)
+    best, best_port = INF, NO_TARGET
+    for port in range(P):
+        if K.portf(m, port, K.P_GOOD) == PEPPER and dx[port] < INF:
+            c = dx[port] + dl[K.portf(m, port, K.P_HEX)]
+            if c < best:
+                best, best_port = c, port
+    return best_port
+
+
+@njit(cache=True)
+def _plan(s, m, wt, dist, via, valid, dx, p, prm, own_turn):
+    """The target row (port id, or P for Lisbon) seat p heads for now; -1: nothing useful.
+    Fills dx (costs from p's ship to every target row)."""
+    x = s[K.SHIP + p]
+    P = m[K.M_P]
+    _dists_from(m, wt, dist, via, valid, x, dx)
+    cargo = _cargo_value(s, p)
+    denial = _denial(s, m, prm)
+    if _end_round(s):
+        # the last round: only what this turn can still score
+        reach = (K.available(s, p) if own_turn else 2) * DISC
+        best, best_k = 0.0, NO_TARGET
+        if own_turn and cargo > 0 and dx[P] <= reach:
+            best, best_k = cargo - prm[P_NEAR] * dx[P] / DISC, P
+        for port in range(P):
+            if dx[port] <= reach and K.portf(m, port, K.P_HEX) != x:
+                v = _port_value(s, m, p, port, prm, denial) - prm[P_NEAR] * dx[port] / DISC
+                if v > best:
+                    best, best_k = v, port
+        return best_k
+    G = NO_TARGET
+    if s[K.CUBES + p * NG + PEPPER] == 1:
+        G = P                                   # the tile (V41)
+    else:
+        if _loadable(s, p, PEPPER):
+            G = _pepper_port(s, m, wt, dist, via, valid, dx)
+        if G < 0 and (cargo > 0 or _any_wreck(s, p)):
+            G = P                               # sell, or repair (V44, V46)
+    inherent = G >= 0
+    if not inherent:
+        G = P                                   # detours are counted as round trips
+    tg = _row(m, wt, dist, via, valid, G)
+    base = tg[x]
+    lam = prm[P_LAMBDA]
+    best, best_k = 0.0, NO_TARGET
+    for port in range(P):
+        if port == G or dx[port] >= INF:
+            continue
+        h = K.portf(m, port, K.P_HEX)
+        if h == x:
+            continue
+        v = _port_value(s, m, p, port, prm, denial)
+        if v <= 0.0:
+            continue
+        extra = dx[port] + tg[h] - base if tg[h] < INF and base < INF else dx[port]
+        score = v - lam * extra / DISC - prm[P_NEAR] * dx[port] / DISC
+        if score > best:
+            best, best_k = score, port
+    if best_k >= 0:
+        return best_k
+    if not inherent or base >= INF:
+        return NO_TARGET
+    return G
+
+
+# ---------------------------------------------------------------- wind cards
+
+
+@njit(cache=True)
+def _opponents_in_hemisphere(s, m, p, h):
+    hemi = K.hexf(m, h, K.F_HEMI)
+    k = 0
+    for q in range(s[K.NP]):
+        if q != p and s[K.DOCKED + q] == 0 and K.hexf(m, s[K.SHIP + q], K.F_HEMI) == hemi:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _compass_end(m, h, d):
+    for _ in range(R.COMPASS_STEPS):
+        t = K.nb(m, h, d)
+        if t < 0:
+            break
+        h = t
+    return h
+
+
+@njit(cache=True)
+def _card_gain(s, m, p, kind, at, avail, spent, tk, prm):
+    """What playing `kind` on the blue hex `at` is worth to p, in route units (quarter
+    discs); avail/spent: p's discs after paying for the step; tk: the target's table."""
+    gift = prm[P_GIFT] * DISC * _opponents_in_hemisphere(s, m, p, at)
+    if kind <= R.STORM4:
+        return -float(K.storm_n(kind) * DISC) - gift * K.storm_n(kind)
+    if kind == R.FAVOURABLE:
+        back = spent if spent < R.FAVOURABLE_REGAIN else R.FAVOURABLE_REGAIN
+        return float(back * DISC) - prm[P_KEEP_FAV] * DISC - gift * R.FAVOURABLE_REACH
+    if kind == R.CALM:
+        return -float(avail * DISC)
+    e = _compass_end(m, at, kind - R.COMPASS)
+    if tk[at] >= INF or tk[e] >= INF:
+        return -gift * R.COMPASS_STEPS
+    return float(tk[at] - tk[e]) - gift * R.COMPASS_STEPS
+
+
+@njit(cache=True)
+def _best_card(s, m, p, at, avail, spent, tk, prm, minus_fav):
+    """(gain, kind) of the best card p could play on `at` (kind -1: none playable);
+    minus_fav: one favourable wind of the hand is spent already (a pirate shield)."""
+    best, best_kind = -1e18, -1
+    for kind in range(NK):
+        held = s[K.HAND + p * NK + kind] - (1 if minus_fav and kind == R.FAVOURABLE else 0)
+        if held > 0 and K.storm_n(kind) <= avail:
+            g = _card_gain(s, m, p, kind, at, avail, spent, tk, prm)
+            if g > best:
+                best, best_kind = g, kind
+    return best, best_kind
+
+
+# ---------------------------------------------------------------- phases
+
+
+@njit(cache=True)
+def _should_dock(s, m, wt, dist, via, valid, dx, p, k, avail):
+    """On the Lisbon hex: dock (V39) when there is something to sell or repair and the
+    plan is Lisbon, the turn is spent, the game ends, or a detour with a tile's pepper
+    aboard could not be back in Lisbon this turn; with few discs left docking costs
+    little."""
+    P = m[K.M_P]
+    if K.cube_count(s, p) == 0 and not _any_wreck(s, p):
+        return False
+    if k == P or k < 0 or avail <= 2 or _end_round(s):
+        return True
+    if s[K.CUBES + p * NG + PEPPER] == 1:
+        back = _row(m, wt, dist, via, valid, P)[K.portf(m, k, K.P_HEX)]
+        return dx[k] + back > avail * DISC
+    return False
+
+
+@njit(cache=True)
+def _move(s, m, wts, routes, mask, prm):
+    p = s[K.DECIDER]
+    x = s[K.SHIP + p]
+    P = m[K.M_P]
+    L = m[K.M_LISBON]
+    avail = K.available(s, p)
+    wt, dist, via, valid = _ctx(s, m, wts, routes, p, prm)
+    dx = np.empty(P + 1, dtype=np.int32)
+    k = _plan(s, m, wt, dist, via, valid, dx, p, prm, True)
+    if x == L and mask[A.DOCK] and _should_dock(s, m, wt, dist, via, valid, dx, p, k, avail):
+        return A.DOCK
+    if k < 0 or avail == 0:
+        return A.STOP
+    tk = _row(m, wt, dist, via, valid, k)
+    if tk[x] >= INF:
+        return A.STOP
+    cur = K.hexf(m, x, K.F_CURRENT)
+    simple = s[K.SIMPLE] == 1
+    favs = s[K.HAND + p * NK + R.FAVOURABLE]
+    black = s[K.BLACK_HEX]
+    best, best_a = 1e18, -1
+    for d in range(6):
+        can_move = mask[A.MOVE + d] == 1
+        can_shield = mask[A.SHIELD + d] == 1
+        if not (can_move or can_shield):
+            continue
+        t = K.nb(m, x, d)
+        if tk[t] >= INF:
+            continue
+        base = 0 if cur == d else 1
+        pirate = K.hexf(m, t, K.F_PIRATE)
+        shield = can_shield and (not can_move or favs >= prm[P_SHIELD_MIN])
+        paid = base + (pirate if not shield else 0)
+        v = float(paid * DISC + tk[t])
+        if K.hexf(m, t, K.F_RED) == 1 or (t == black and s[K.ATTACKED + p] == 0):
+            v += wt[RT.W_RED]
+        if K.hexf(m, t, K.F_BLUE) == 1:
+            if simple:
+                v += wt[RT.W_BLUE]
+            else:
+                g, _ = _best_card(s, m, p, t, avail - paid, s[K.SPENT + p] + paid, tk, prm,
+                                  shield)
+                v -= g
+        # a step is worth taking when it keeps to a (nearly) cheapest route or brings the
+        # target nearer: a costly card on the way still beats waiting, as the hand
+        # changes only by playing
+        tree = d == via[k, x]
+        if v > tk[x] + DISC / 2 and tk[t] >= tk[x] and not tree:
+            continue
+        if tree:
+            v -= 0.01  # ties: the tree's step
+        if v < best:
+            best = v
+            best_a = (A.SHIELD if shield else A.MOVE) + d
+    if best_a < 0:
+        return A.STOP
+    return best_a
+
+
+@njit(cache=True)
+def _play(s, m, wts, routes, mask, prm):
+    p = s[K.DECIDER]
+    x = s[K.SHIP + p]
+    P = m[K.M_P]
+    wt, dist, via, valid = _ctx(s, m, wts, routes, p, prm)
+    dx = np.empty(P + 1, dtype=np.int32)
+    k = _plan(s, m, wt, dist, via, valid, dx, p, prm, True)
+    if k < 0:
+        k = P
+    tk = _row(m, wt, dist, via, valid, k)
+    _, kind = _best_card(s, m, p, x, K.available(s, p), s[K.SPENT + p], tk, prm, False)
+    if kind < 0:
+        return -1
+    return A.PLAY + kind
+
+
+@njit(cache=True)
+def _react(s, m, wts, routes, mask, prm):
+    p = s[K.DECIDER]
+    x = s[K.SHIP + p]
+    P = m[K.M_P]
+    wt, dist, via, valid = _ctx(s, m, wts, routes, p, prm)
+    dx = np.empty(P + 1, dtype=np.int32)
+    k = _plan(s, m, wt, dist, via, valid, dx, p, prm, False)
+    if k < 0:
+        return A.STOP
+    tk = _row(m, wt, dist, via, valid, k)
+    best, best_a = tk[x], A.STOP
+    for d in range(6):
+        if mask[A.MOVE + d] == 1:
+            t = K.nb(m, x, d)
+            if tk[t] < best:
+                best, best_a = tk[t], A.MOVE + d
+    return best_a
+
+
+@njit(cache=True)
+def _wreck(s, m, mask):
+    p = s[K.DECIDER]
+    want_pepper = _tiles_left(s) > 0 and s[K.CUBES + p * NG + PEPPER] == 0
+    best, best_a = 1e18, -1
+    for k in range(4):
+        if mask[A.WRECK + k] == 0:
+            continue
+        loss = 0.0
+        for g in (2 * k, 2 * k + 1):
+            if s[K.CUBES + p * NG + g] == 1:
+                loss += _good_value(s, g)
+            elif s[K.STOCK + g] > 0:
+                loss += 1.0 + (6.0 if g == PEPPER and want_pepper else 0.0)
+        if loss < best:
+            best, best_a = loss, A.WRECK + k
+    return best_a
+
+
+@njit(cache=True)
+def _will_take_tile(s, p):
+    return s[K.CUBES + p * NG + PEPPER] == 1 and _tiles_left(s) > 0
+
+
+@njit(cache=True)
+def _losing_if_ended(s, m, p, gain):
+    vp = np.zeros(K.MAXP, dtype=np.int64)
+    K.scores(s, m, vp)
+    mine = vp[p] + gain
+    for q in range(s[K.NP]):
+        if q != p and vp[q] >= mine:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _upgrade(s, m, mask, prm):
+    p = s[K.DECIDER]
+    if s[K.UPG_GIVEN] == 0:
+        left = _tiles_left(s) - (1 if _will_take_tile(s, p) else 0)
+        rounds = s[K.MAX_ROUNDS] - s[K.ROUND]
+        if (_non_pepper_cubes(s, p) < 3 or left <= 0 or s[K.END_TRIG] == 1
+                or rounds < prm[P_UPGRADE_ROUNDS]):
+            return A.UPGRADE_SKIP
+    best, best_a = 1e18, -1
+    for g in range(NG):
+        if mask[A.UPGRADE + g] == 1:
+            v = _good_value(s, g) + (100.0 if g == PEPPER else 0.0)
+            if v < best:
+                best, best_a = v, A.UPGRADE + g
+    return best_a
+
+
+@njit(cache=True)
+def _monastery(s, m, prm):
+    p = s[K.DECIDER]
+    if (prm[P_SELL_LAST] > 0 and _tiles_left(s) == 1
+            and s[K.ROUND] < s[K.MAX_ROUNDS] - 3
+            and _losing_if_ended(s, m, p, R.MONASTERY_VP)):
+        return A.MONASTERY_SELL
+    return A.MONASTERY_TAKE
+
+
+@njit(cache=True)
+def _hand_score(s, p):
+    v = 0.0
+    for kind in range(NK):
+        c = s[K.HAND + p * NK + kind]
+        if kind == R.FAVOURABLE:
+            v += 2.0 * c
+        elif kind == R.CALM:
+            v -= 1.5 * c
+        elif kind <= R.STORM4:
+            v -= 0.5 * (kind + 1) * c
+        else:
+            v += 0.2 * c
+    return v
+
+
+@njit(cache=True)
+def _cards(s):
+    """`cards:new` when the hand is worse than as many average cards."""
+    p = s[K.DECIDER]
+    size = K.hand_total(s, p)
+    avg = (2.0 * 18 - 1.5 * 10 - 0.5 * 10 - 1.0 * 10 - 1.5 * 8 + 0.2 * 30) / R.DECK_SIZE
+    if _hand_score(s, p) < size * avg - 1.0:
+        return A.CARDS_NEW
+    return A.CARDS_TOP_UP
+
+
+@njit(cache=True)
+def _bid(s, m, wts, routes, mask, prm):
+    """Pass; race for the last tiles with what the trip home can spare."""
+    p = s[K.DECIDER]
+    left = _tiles_left(s)
+    if s[K.CUBES + p * NG + PEPPER] == 0 or left <= 0:
+        return A.BID_PASS
+    rivals = 0
+    for q in range(s[K.NP]):
+        if q != p and s[K.CUBES + q * NG + PEPPER] == 1:
+            rivals += 1
+    if rivals < left:
+        return A.BID_PASS
+    P = m[K.M_P]
+    wt, dist, via, valid = _ctx(s, m, wts, routes, p, prm)
+    home = _row(m, wt, dist, via, valid, P)[s[K.SHIP + p]]
+    need = (home + DISC - 1) // DISC
+    spare = K.available(s, p) - need
+    total = s[K.BID_HIGH] + 1
+    if home < INF and total - s[K.BIDS + p] <= spare and mask[A.BID + total - 1] == 1:
+        return A.BID + total - 1
+    return A.BID_PASS
+
+
+@njit(cache=True)
+def _order(mask):
+    for a in range(A.ORDER, A.MOVE):
+        if mask[a] == 1:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def choose(s, m, wts, routes, mask, prm):
+    """The strategy's action for the decider of `s` (mask: its legal actions, filled)."""
+    phase = s[K.PHASE]
+    if phase == MOVE:
+        return _move(s, m, wts, routes, mask, prm)
+    if phase == BID:
+        return _bid(s, m, wts, routes, mask, prm)
+    if phase == ORDER:
+        return _order(mask)
+    if phase == PLAY:
+        return _play(s, m, wts, routes, mask, prm)
+    if phase == REACT:
+        return _react(s, m, wts, routes, mask, prm)
+    if phase == WRECK:
+        return _wreck(s, m, mask)
+    if phase == UPGRADE:
+        return _upgrade(s, m, mask, prm)
+    if phase == MONASTERY:
+        return _monastery(s, m, prm)
+    if phase == CARDS:
+        return _cards(s)
+    return -1
+
+
+@njit(cache=True)
+def decide(s, m, wts, routes, mask, key, prm):
+    """`choose`, guarded: any choice outside the legal mask becomes a uniform legal one."""
+    K.legal_mask(s, m, mask)
+    a = choose(s, m, wts, routes, mask, prm)
+    if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+        return rng.pick_set(mask, key)
+    return a
+
+
+@njit(cache=True)
+def heuristic_action(aux, s, mask, key):
+    # writable copies of the constants: one compiled specialisation of the strategy serves
+    # this entry point and callers passing their own weights and parameters
+    return decide(s, aux.m, _WEIGHTS.copy(), aux_routes(aux), mask, key, _PARAMS.copy())
+
+
+bind_heuristic(VoyageAux, heuristic_action)
+
+jitcache.refresh(globals())

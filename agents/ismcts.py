@@ -1,0 +1,248 @@
+"""Information-set MCTS (single observer, with availability counts), one njit search.
+
+SO-ISMCTS (Cowling, Powley and Whitehouse 2012) builds one tree over the searcher's
+information sets: every iteration samples a determinization of the real state for the
+searcher (`tradewinds.jit.determinize`), then walks the tree by action ids, using only
+the children whose action is legal in that determinization. A child's *availability*
+counts the iterations in which it could have been chosen; UCB uses it in place of the
+parent's visit count, so rarely available actions are not over-explored. Per-seat returns
+are backed up: a node keeps the reward of the seat that chose the action leading to it.
+Chance (wind cards, dice, draws) is resolved inside `step` from the determinization's
+own reseeded generator, so every iteration also samples the future.
+
+The search sees the real state only through `determinize` (tests/test_agent_honesty.py).
+
+Agent names: ``mcts:400`` (400 iterations per decision); factory keywords
+``simulations``, ``c`` (exploration constant), ``rollout`` ("heuristic" | "random";
+default per game, `DEFAULT_ROLLOUT`), ``depth`` (rollout decisions before a VP-lead
+judgement; -1 = to the end, the default), ``scale``,
+``time_budget`` (seconds per decision; the search stops at whichever limit comes first).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from agents import heuristic, policies
+from tradewinds import jit, jitcache, rng
+
+ROLLOUTS = {"random": 0, "heuristic": 1}
+# Default rollout policy per game, from measurements (benchmarks/agents.py): Hansa's
+# heuristic plans a whole turn per decision (~30 k decisions/s), so heuristic rollouts
+# give only ~700 iterations/s there; Voyage's is cheap, and random Voyage fleets never
+# finish a game (every random rollout would run to the round cap).
+DEFAULT_ROLLOUT = {"hansa": "random", "voyage": "heuristic"}
+CHUNK = 64    # iterations per njit call when a time budget is set
+
+
+@njit(cache=True)
+def _rollout(aux, s, mask, key, kind, depth):
+    """Play the rollout policy for `depth` decisions (all the way when depth < 0)."""
+    steps = 0
+    while not jit.is_terminal(aux, s) and steps != depth:
+        if kind == 1:
+            a = policies.heuristic_action(aux, s, mask, key)
+        else:
+            jit.legal_mask(aux, s, mask)
+            a = rng.pick_set(mask, key)
+        jit.step(aux, s, a)
+        steps += 1
+
+
+@njit(cache=True)
+def _evaluate(aux, s, ret, vp, scale):
+    """Per-seat value of `s`: the returns of a finished game; otherwise a win chance
+    guessed from each seat's VP lead over the best other seat, 1 / (1 + exp(-lead/scale))."""
+    if jit.is_terminal(aux, s):
+        jit.returns(aux, s, ret)
+        return
+    jit.scores(aux, s, vp)
+    n = s[0]
+    for p in range(ret.shape[0]):
+        ret[p] = 0.0
+    for p in range(n):
+        best = -(1 << 30)
+        for q in range(n):
+            if q != p and vp[q] > best:
+                best = vp[q]
+        ret[p] = 1.0 / (1.0 + math.exp(-(vp[p] - best) / scale))
+
+
+@njit(cache=True)
+def _select(children, visits, avail, value, node, mask, c):
+    """The legal child maximising UCB with availability counts; bumps availabilities."""
+    best, best_a = -1e300, -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            ch = children[node, a]
+            avail[ch] += 1
+            u = value[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+            if u > best:
+                best, best_a = u, a
+    return best_a
+
+
+@njit(cache=True)
+def iterate(aux, root, player, key, iterations, c, rollout_kind, rollout_depth, scale, children,
+            visits, avail, value, mover, size):
+    """Run `iterations` SO-ISMCTS iterations from the searcher `player`'s information set
+    at `root`, growing the tree held in the arrays (size[0] = nodes in use)."""
+    num_actions = children.shape[1]
+    mask = np.zeros(num_actions, dtype=np.int8)
+    ret = np.zeros(4, dtype=np.float64)
+    vp = np.zeros(4, dtype=np.int64)
+    path = np.zeros(children.shape[0], dtype=np.int64)
+    for _ in range(iterations):
+        s = root.copy()
+        jit.determinize(aux, s, player, key)
+        node, depth = 0, 0
+        path[0] = 0
+        while not jit.is_terminal(aux, s):
+            jit.legal_mask(aux, s, mask)
+            p = jit.current_player(aux, s)
+            untried = 0
+            for a in range(num_actions):
+                if mask[a] and children[node, a] < 0:
+                    untried += 1
+            if untried > 0 and size[0] < children.shape[0]:
+                r = rng.below(key, 0, untried)
+                pick = -1
+                for a in range(num_actions):
+                    if mask[a]:
+                        ch = children[node, a]
+                        if ch < 0:
+                            if r == 0:
+                                pick = a
+                            r -= 1
+                        else:
+                            avail[ch] += 1
+                new = size[0]
+                size[0] += 1
+                children[node, pick] = new
+                mover[new] = p
+                avail[new] = 1
+                jit.step(aux, s, pick)
+                depth += 1
+                path[depth] = new
+                break
+            if untried > 0:          # tree full: continue as a rollout
+                break
+            a = _select(children, visits, avail, value, node, mask, c)
+            jit.step(aux, s, a)
+            node = children[node, a]
+            depth += 1
+            path[depth] = node
+        _rollout(aux, s, mask, key, rollout_kind, rollout_depth)
+        _evaluate(aux, s, ret, vp, scale)
+        visits[0] += 1
+        for i in range(1, depth + 1):
+            n = path[i]
+            visits[n] += 1
+            value[n] += ret[mover[n]]
+
+
+@njit(cache=True)
+def best_root_action(children, visits, mask):
+    """The most visited root child among the legal actions (ties: lowest id)."""
+    best, best_a = -1, -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            ch = children[0, a]
+            v = visits[ch] if ch >= 0 else 0
+            if v > best:
+                best, best_a = v, a
+    return best_a
+
+
+class Tree:
+    """The search tree's arrays for up to `max_nodes` nodes (node 0 is the root)."""
+
+    def __init__(self, max_nodes: int, num_actions: int):
+        self.children = np.full((max_nodes, num_actions), -1, dtype=np.int32)
+        self.visits = np.zeros(max_nodes, dtype=np.int64)
+        self.avail = np.zeros(max_nodes, dtype=np.int64)
+        self.value = np.zeros(max_nodes, dtype=np.float64)
+        self.mover = np.zeros(max_nodes, dtype=np.int64)
+        self.size = np.ones(1, dtype=np.int64)
+
+
+def search(game, state, player: int, key: np.ndarray, simulations: int = 400,
+           c: float = 0.7, rollout: str = "heuristic", time_budget: float | None = None,
+           action_mask: np.ndarray | None = None, depth: int = -1, scale: float = 5.0):
+    """Run SO-ISMCTS for `player` (the decider of `state`); returns (action, tree).
+    `action_mask`: the decider's legal actions (his own knowledge; computed if None).
+    `depth`: rollout decisions before the position is judged by VP leads (`scale` VP per
+    unit of log-odds); -1 plays rollouts to the end of the game."""
+    tree = Tree(simulations + 1, game.num_actions)
+    args = (tree.children, tree.visits, tree.avail, tree.value, tree.mover, tree.size)
+    kind = ROLLOUTS[rollout]
+    opts = (kind, int(depth), float(scale))
+    if time_budget is None:
+        iterate(game.aux, state, player, key, simulations, c, *opts, *args)
+    else:
+        deadline = time.perf_counter() + time_budget
+        done = 0
+        while done < simulations and (done == 0 or time.perf_counter() < deadline):
+            k = min(CHUNK, simulations - done)
+            iterate(game.aux, state, player, key, k, c, *opts, *args)
+            done += k
+    mask = game.legal_mask(state) if action_mask is None else action_mask
+    return int(best_root_action(tree.children, tree.visits, mask)), tree
+
+
+class ISMCTSAgent:
+    """`mcts:<simulations>`: SO-ISMCTS with heuristic or random rollouts."""
+
+    needs_state = True
+
+    def __init__(self, game: str = "hansa", spec: str | None = None, simulations: int = 400,
+                 c: float = 0.7, rollout: str | None = None, time_budget: float | None = None,
+                 depth: int = -1, scale: float = 5.0):
+        from tradewinds import registry
+
+        if spec is not None:
+            try:
+                simulations = int(spec)
+            except ValueError:
+                raise ValueError(f"mcts:<simulations> needs an integer, got mcts:{spec}") from None
+        if not isinstance(simulations, (int, np.integer)) or simulations < 1:
+            raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
+        rollout = DEFAULT_ROLLOUT.get(game, "random") if rollout is None else rollout
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
+        if not c >= 0:
+            raise ValueError(f"c must be >= 0, got {c!r}")
+        if not isinstance(depth, (int, np.integer)) or depth < -1:
+            raise ValueError(f"depth must be -1 (to the end) or >= 0 decisions, got {depth!r}")
+        if not scale > 0:
+            raise ValueError(f"scale must be positive, got {scale!r}")
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
+        self.game = registry.game(game)
+        self.simulations, self.c, self.rollout = int(simulations), float(c), rollout
+        self.time_budget = time_budget
+        self.depth, self.scale = int(depth), float(scale)
+        self.name = f"mcts:{self.simulations}"
+
+    def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
+        if state is None:
+            raise ValueError("the mcts agent needs state= (the arena and envs pass it)")
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 1:
+            return int(legal[0])
+        player = self.game.current_player(state)
+        action, _ = search(self.game, state, player, heuristic.rng_key(rng), self.simulations,
+                           self.c, self.rollout, self.time_budget, action_mask,
+                           self.depth, self.scale)
+        return action
+
+    def __repr__(self) -> str:
+        return (f"ISMCTSAgent(game={self.game.name!r}, simulations={self.simulations}, "
+                f"c={self.c}, rollout={self.rollout!r})")
+
+
+jitcache.refresh(globals())

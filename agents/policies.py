@@ -1,0 +1,42 @@
+"""Rollout and play policies inside numba, bound per game like `tradewinds.jit`.
+
+``heuristic_action(aux, s, mask, key) -> int`` is the game's hand-written strategy: the
+action the deciding seat of `s` plays, drawing any randomness (ties, bids) from the
+generator at ``key[0:2]``. ``mask`` is a scratch int8 vector of the game's action count;
+the policy may fill it with `tradewinds.jit.legal_mask`. The state it is given must be one
+the deciding seat may see (the agents pass a determinization), so a policy may read any
+field without cheating.
+
+Games bind their policy with `bind_heuristic(AuxClass, njit_function)`; generic code
+(the heuristic agent, IS-MCTS rollouts) calls `heuristic_action` and numba picks the
+game's implementation at compile time.
+"""
+
+from __future__ import annotations
+
+from numba.extending import overload
+
+from tradewinds.jit import is_aux
+
+_BOUND: dict = {}
+
+
+def heuristic_action(aux, s, mask, key):
+    raise NotImplementedError("agents.policies functions are called from njit code only")
+
+
+def bind_heuristic(aux_class, impl) -> None:
+    """Make `impl(aux, s, mask, key) -> int` the heuristic of games with `aux_class` aux."""
+    if aux_class in _BOUND:
+        return
+    _BOUND[aux_class] = impl
+
+    def call(aux, s, mask, key):   # overload wants a plain function, impl may be njit
+        return impl(aux, s, mask, key)
+
+    overload(heuristic_action, jit_options={})(
+        lambda aux, s, mask, key: call if is_aux(aux, aux_class) else None)
+
+
+def has_heuristic(aux_class) -> bool:
+    return aux_class in _BOUND

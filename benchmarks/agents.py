@@ -1,0 +1,269 @@
+"""Agents, measured: search speed beside OpenSpiel's IS-MCTS, and strength head to head.
+
+    python -m benchmarks.agents speed                  # simulations/s, decisions/s
+    python -m benchmarks.agents strength --games 400   # win rates, seats rotated
+
+*Speed* (one core, medians of timed repeats, same run): our SO-ISMCTS on Hansa 2-player
+positions with random and heuristic rollouts, against OpenSpiel's C++ ``ISMCTSBot`` on
+hearts with random rollouts (``RandomRolloutEvaluator(1)``, 400 simulations, played by
+``evaluate_bots`` in a child process, so a crash of the peer is recorded instead of ending
+the run); the heuristic's decisions/s for both games.
+
+*Strength*: pairings (``a-b``) played through the arena into SQLite (resumable) with the
+line-up rotated over the seats; with more seats than agents the first agent of a pair
+takes one seat and the second the rest (``a`` against a table of ``b``). Win rates count
+shared wins fractionally, with Wilson 95% intervals; results go to
+``benchmarks/results/agents_*.json`` and ``.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.timing import measure
+
+RESULTS = Path(__file__).parent / "results"
+PAIRINGS = ("heuristic-random", "mcts:400-heuristic")
+
+
+# ------------------------------------------------------------------------------ speed
+
+
+def _positions(game, n, count, seed=0):
+    """Mid-game positions from random play (the searches start here)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        s = game.new_state(n, int(rng.integers(1 << 30)))
+        for _ in range(int(rng.integers(20, 120))):
+            if game.is_terminal(s):
+                break
+            legal = game.legal_actions(s)
+            game.step(s, legal[int(rng.integers(len(legal)))])
+        if not game.is_terminal(s):
+            out.append(s)
+    return out
+
+
+def ismcts_speed(game_name, n, rollout, simulations=400, cfg=None):
+    from agents import ismcts
+    from tradewinds import registry
+
+    game = registry.game(game_name)
+    states = _positions(game, n, 16)
+    key = np.array([1, 2], dtype=np.int32)
+    ismcts.search(game, states[0], game.current_player(states[0]), key, 8, rollout=rollout)
+    it = iter(range(1 << 62))
+
+    def work():
+        s = states[next(it) % len(states)]
+        ismcts.search(game, s, game.current_player(s), key, simulations, rollout=rollout)
+        return {"steps": simulations}
+
+    res = measure(work, **(cfg or {"repeats": 5, "min_time": 1.0, "warmup": 0.2}))
+    return {"name": f"ours/{game_name}{n}p/rollout={rollout}", "sims_per_s": res["steps_per_s"],
+            "min": res["steps_per_s_min"], "max": res["steps_per_s_max"]}
+
+
+def heuristic_speed(game_name, n, cfg=None):
+    from agents import heuristic
+    from tradewinds import registry
+
+    game = registry.game(game_name)
+    states = _positions(game, n, 64, seed=1)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    key = np.array([3, 4], dtype=np.int32)
+    heuristic.decide(game.aux, states[0], mask, key)
+
+    def work():
+        for s in states:
+            heuristic.decide(game.aux, s, mask, key)
+        return {"steps": len(states)}
+
+    res = measure(work, **(cfg or {"repeats": 5, "min_time": 1.0, "warmup": 0.2}))
+    return {"name": f"heuristic/{game_name}{n}p", "decisions_per_s": res["steps_per_s"]}
+
+
+_OPENSPIEL_CHILD = r"""
+import json, random, sys, time
+import pyspiel
+sims, games, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+game = pyspiel.load_game("hearts")
+evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+bots = [pyspiel.ISMCTSBot(seed + p, evaluator, 2.0, sims) for p in range(game.num_players())]
+chance = random.Random(seed)
+for g in range(games):
+    state = game.new_initial_state()
+    decisions, searching = 0, 0.0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(chance.choices(actions, probs)[0])
+            continue
+        t0 = time.perf_counter()
+        action = bots[state.current_player()].step(state)
+        searching += time.perf_counter() - t0
+        decisions += 1
+        state.apply_action(action)
+        if True:   # after every search: the figures survive a crash later in the game
+            print(json.dumps({"game": g, "decisions": decisions, "seconds": searching}),
+                  flush=True)
+    print(json.dumps({"game": g, "decisions": decisions, "seconds": searching, "end": 1}),
+          flush=True)
+"""
+
+
+def openspiel_ismcts_speed(simulations=400, searches=200, seed=0, max_runs=20):
+    """OpenSpiel C++ ISMCTSBot on hearts (random rollouts), in child processes.
+
+    The bot crashes (SIGSEGV) at some hearts decisions, so a child plays until it ends or
+    crashes, and a new child (next seed) continues until `searches` were timed; crashes
+    are counted and reported. Only the search calls (``bot.step``) are timed."""
+    decisions, seconds, crashes, finished, runs = 0, 0.0, 0, 0, 0
+    while decisions < searches and runs < max_runs:
+        try:
+            proc = subprocess.run([sys.executable, "-c", _OPENSPIEL_CHILD, str(simulations),
+                                   "3", str(seed + runs)], capture_output=True, text=True,
+                                  timeout=600)
+        except subprocess.TimeoutExpired:
+            break
+        runs += 1
+        last = {}
+        for line in proc.stdout.splitlines():
+            if line.startswith("{"):
+                rec = json.loads(line)
+                last[rec["game"]] = rec
+                finished += bool(rec.get("end"))
+        decisions += sum(r["decisions"] for r in last.values())
+        seconds += sum(r["seconds"] for r in last.values())
+        crashes += proc.returncode < 0
+    notes = (f"{decisions} searches timed in {runs} child processes; {finished} games "
+             f"finished, {crashes} crashes (segmentation faults)")
+    return {"name": "openspiel-cpp/hearts ISMCTSBot", "sims_per_s":
+            decisions * simulations / seconds if seconds else None, "searches": decisions,
+            "crashes": crashes, "notes": notes}
+
+
+def speed(args) -> dict:
+    cfg = {"repeats": 3, "min_time": 0.3, "warmup": 0.0} if args.quick else None
+    rows = [ismcts_speed("hansa", 2, "random", cfg=cfg),
+            ismcts_speed("hansa", 2, "heuristic", cfg=cfg),
+            ismcts_speed("voyage", 2, "heuristic", cfg=cfg),
+            heuristic_speed("hansa", 2, cfg), heuristic_speed("voyage", 2, cfg)]
+    peer = openspiel_ismcts_speed(searches=30 if args.quick else 400)
+    rows.append(peer)
+    ours = rows[0]["sims_per_s"]
+    ratio = ours / peer["sims_per_s"] if peer.get("sims_per_s") else None
+    return {"rows": rows, "ratio_hansa_random_vs_openspiel": ratio}
+
+
+# --------------------------------------------------------------------------- strength
+
+
+def lineups(a: str, b: str, n: int) -> list:
+    """One agent `a` against n-1 seats of `b` (or a-b for 2 players)."""
+    return [a] + [b] * (n - 1)
+
+
+def strength_row(game_name, pairing, n, games, db, workers, base_seed=0) -> dict:
+    """Agent a against b in `game_name` with n players: a's win share, Wilson 95%."""
+    from tradewinds import arena, stats
+    from tradewinds.store import Store
+
+    a, b = pairing.split("-")
+    study = arena.Study.create(game_name, n, lineups(a, b, n), seating="rotate",
+                               base_seed=base_seed)
+    with Store(db) as store:
+        backend = arena.make_backend("local", workers)
+        try:
+            result = arena.run(study, store, games, backend=backend)
+        finally:
+            backend.close()
+        rows = store.games(result.run_id, below=games)
+    score = 0.0
+    for r in rows:
+        if r["winners"]:
+            mine = sum(1 for s in r["winners"] if r["agents"][s] == a)
+            score += mine / len(r["winners"])
+    lo, hi = stats.wilson_interval(score, len(rows))
+    return {"game": game_name, "players": n, "agent": a, "opponent": b, "games": len(rows),
+            "win_rate": score / len(rows), "wilson95": [lo, hi], "fair_share": 1 / n,
+            "truncated": sum(bool(r["truncated"]) for r in rows),
+            "mean_steps": float(np.mean([r["steps"] for r in rows]))}
+
+
+def strength(args) -> dict:
+    out = []
+    for pairing in args.pairings:
+        for n in args.players:
+            for game_name in args.game:
+                out.append(strength_row(game_name, pairing, n, args.games, args.db,
+                                        args.workers))
+                print(json.dumps(out[-1]), flush=True)
+    return {"rows": out}
+
+
+def markdown(result: dict, kind: str) -> str:
+    if kind == "speed":
+        lines = ["| measurement | per second | notes |", "|---|---:|---|"]
+        for r in result["rows"]:
+            v = r.get("sims_per_s") or r.get("decisions_per_s")
+            lines.append(f"| {r['name']} | {v:,.0f} | {r.get('notes', '')} |" if v else
+                         f"| {r['name']} | – | {r.get('notes', '')} |")
+        if result.get("ratio_hansa_random_vs_openspiel"):
+            lines.append(f"\nours (Hansa 2p, random rollouts) / OpenSpiel ISMCTSBot (hearts): "
+                         f"{result['ratio_hansa_random_vs_openspiel']:.2f}x")
+        return "\n".join(lines)
+    lines = ["| game | players | agent | vs | games | win rate [95% CI] | fair | truncated |",
+             "|---|---:|---|---|---:|---|---:|---:|"]
+    for r in result["rows"]:
+        lo, hi = r["wilson95"]
+        lines.append(f"| {r['game']} | {r['players']} | {r['agent']} | {r['opponent']} | "
+                     f"{r['games']} | {r['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] | "
+                     f"{r['fair_share']:.3f} | {r['truncated']} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.agents", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="kind", required=True)
+    p = sub.add_parser("speed", help="IS-MCTS simulations/s beside OpenSpiel, heuristic "
+                       "decisions/s")
+    p.add_argument("--quick", action="store_true", help="short timings (smoke runs)")
+    p = sub.add_parser("strength", help="head-to-head win rates, seats rotated")
+    p.add_argument("--pairings", nargs="+", default=list(PAIRINGS),
+                   help="agent-opponent pairs (default: %(default)s)")
+    p.add_argument("--players", nargs="+", type=int, default=[2])
+    p.add_argument("--game", nargs="+", default=["hansa", "voyage"])
+    p.add_argument("--games", type=int, default=400, help="games per pairing and count")
+    p.add_argument("--workers", type=int, default=None, help="worker processes "
+                   "(default: all cores)")
+    p.add_argument("--db", default=str(RESULTS / "agents.sqlite"), help="SQLite store")
+    for q in sub.choices.values():
+        q.add_argument("--out", default=None, help="JSON output (default "
+                       "benchmarks/results/agents_<kind>.json)")
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    result = speed(args) if args.kind == "speed" else strength(args)
+    result["seconds"] = time.perf_counter() - t0
+    out = Path(args.out or RESULTS / f"agents_{args.kind}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2))
+    md = markdown(result, args.kind)
+    out.with_suffix(".md").write_text(md + "\n")
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    mp.freeze_support()
+    raise SystemExit(main())

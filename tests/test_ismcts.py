@@ -1,0 +1,118 @@
+"""IS-MCTS (agents/ismcts.py): legal play, determinism, options, tree bookkeeping.
+
+Strength is measured in benchmarks/agents.py, not here. The one-move-to-win positions
+built with the scenario builders live in tests/test_ismcts_positions.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+from agents import ismcts
+from tradewinds import arena, registry
+
+SHORT = {"hansa": {"max_rounds": 4}, "voyage": {"max_rounds": 3}}
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+@pytest.mark.parametrize("game_name,n", [("hansa", 2), ("hansa", 3), ("hansa", 4),
+                                         ("voyage", 2), ("voyage", 3), ("voyage", 4)])
+def test_plays_only_legal_actions(game_name, n, rollout):
+    """Whole (round-capped) games against random: the arena raises on any illegal action."""
+    agents.register("mcts_test", lambda game, **kw: ismcts.ISMCTSAgent(
+        game, simulations=12, rollout=rollout), replace=True)
+    try:
+        study = arena.Study.create(game_name, n, ["mcts_test"] + ["random"] * (n - 1),
+                                   options=SHORT[game_name], seating="rotate")
+        decisions = sum(arena.play_game(study, i)["steps"] for i in range(n))
+    finally:
+        agents.unregister("mcts_test")
+    assert decisions > 20 * n
+
+
+def _midgame(game, n, seed, moves=40):
+    s = game.new_state(n, seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        legal = game.legal_actions(s)
+        game.step(s, legal[int(rng.integers(len(legal)))])
+    return s
+
+
+@pytest.mark.parametrize("game_name", ["hansa", "voyage"])
+def test_same_key_same_search(game_name):
+    game = registry.game(game_name)
+    s = _midgame(game, 3, 5)
+    p = game.current_player(s)
+    a1, t1 = ismcts.search(game, s, p, np.array([4, 2], np.int32), 60, rollout="random")
+    a2, t2 = ismcts.search(game, s, p, np.array([4, 2], np.int32), 60, rollout="random")
+    assert a1 == a2
+    assert np.array_equal(t1.visits, t2.visits) and np.array_equal(t1.children, t2.children)
+    assert game.legal_mask(s)[a1]
+
+
+def test_tree_counts_add_up():
+    """Root visits = iterations; a node's visits = the sum over its children's visits plus
+    the iterations that ended at it (expansion or terminal); values stay within visits."""
+    game = registry.game("hansa")
+    s = _midgame(game, 2, 9)
+    _, tree = ismcts.search(game, s, game.current_player(s), np.array([1, 1], np.int32), 200,
+                            rollout="random")
+    size = int(tree.size[0])
+    assert tree.visits[0] == 200
+    assert size == 201                      # one node per iteration, none wasted
+    for node in range(size):
+        kids = tree.children[node][tree.children[node] >= 0]
+        assert tree.visits[kids].sum() <= tree.visits[node]
+        assert 0 <= tree.value[node] <= tree.visits[node] + 1e-9
+        assert tree.avail[node] >= tree.visits[node] or node == 0
+    root_kids = tree.children[0][tree.children[0] >= 0]
+    assert tree.visits[root_kids].sum() == 200
+
+
+def test_time_budget_stops_early():
+    game = registry.game("hansa")
+    s = _midgame(game, 2, 3)
+    _, tree = ismcts.search(game, s, game.current_player(s), np.array([1, 2], np.int32),
+                            10**6, rollout="random", time_budget=0.05)
+    assert 0 < tree.visits[0] < 10**6
+
+
+@pytest.mark.parametrize("kwargs,fragment", [
+    ({"spec": "abc"}, "mcts:<simulations> needs an integer"),
+    ({"simulations": 0}, "simulations must be a positive integer"),
+    ({"rollout": "smart"}, "rollout must be one of"),
+    ({"c": -1.0}, "c must be >= 0"),
+    ({"time_budget": 0}, "time_budget must be positive"),
+    ({"depth": -2}, "depth must be -1"),
+    ({"scale": 0.0}, "scale must be positive"),
+])
+def test_bad_options_are_named(kwargs, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        ismcts.ISMCTSAgent("hansa", **kwargs)
+
+
+def test_made_by_name_with_budget():
+    agent = agents.make_agent("mcts:37", game="voyage")
+    assert agent.simulations == 37 and agent.game.name == "voyage"
+    with pytest.raises(ValueError, match="needs state="):
+        agent.act(np.zeros(3), np.ones(3, np.int8), np.random.default_rng(0))
+
+
+def test_depth_limited_rollouts_judge_by_vp_lead():
+    """depth=0 judges the expanded position by VP leads alone: no rollout decision is
+    played, so every iteration costs one step and the tree still counts every iteration."""
+    game = registry.game("hansa")
+    s = _midgame(game, 2, 21, moves=80)
+    a, tree = ismcts.search(game, s, game.current_player(s), np.array([3, 3], np.int32), 100,
+                            rollout="random", depth=0, scale=5.0)
+    assert game.legal_mask(s)[a] and tree.visits[0] == 100
+    values = tree.value[1:int(tree.size[0])] / np.maximum(tree.visits[1:int(tree.size[0])], 1)
+    assert ((values > 0) & (values < 1)).all()          # sigmoids of leads, never 0/1 wins
+
+
+def test_default_rollout_per_game():
+    assert ismcts.ISMCTSAgent("hansa").rollout == "random"
+    assert ismcts.ISMCTSAgent("voyage").rollout == "heuristic"

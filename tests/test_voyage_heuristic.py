@@ -1,0 +1,342 @@
+"""The Voyage heuristic (agents/heuristic_voyage.py): always legal, deterministic, ends games,
+and plays the strategy it claims (rules/voyage.md; DESIGN.md §5, §9).
+
+Strength and speed are measured, not asserted here: benchmarks/heuristic_voyage_strength.py.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+from numba import njit
+from voyage_helpers import force_rolls, hx, legal, staged, tiny_game
+
+from agents import heuristic_voyage as HV
+from agents.heuristic import decide as agent_decide
+from voyage_env import GAME
+from voyage_env import actions as A
+from voyage_env import kernel as K
+from voyage_env import routes as RT
+from voyage_env.state import BID, CARDS, MONASTERY, PLAY, UPGRADE, WRECK, StateView
+
+WTS = HV.plan_weights()
+PRM = HV.default_params()
+NO_TABLES = np.zeros((0, 2, 0, 0), np.int32)
+TABLES = {}
+
+
+def tables(game):
+    if id(game) not in TABLES:
+        TABLES[id(game)] = RT.plan_tables(game)
+    return TABLES[id(game)]
+
+
+def choose(game, s, routes=None):
+    """The strategy's own choice (no legality guard) and the legal mask."""
+    mask = np.zeros(A.NUM_ACTIONS, np.int8)
+    K.legal_mask(s, game.kernels.m, mask)
+    r = tables(game) if routes is None else routes
+    return int(HV.choose(s, game.kernels.m, WTS, r, mask, PRM)), mask
+
+
+def nothing_to_find(s, seat=1):
+    """(An edited state) all ports discovered by `seat` and no cube in stock but pepper:
+    nothing tempts a detour."""
+    v = StateView(s)
+    v.discovered[:] = seat
+    v.stock[[0, 1, 2, 4, 5, 6, 7]] = 0
+
+
+def heuristic_turn(game, s, seat, limit=200):
+    """Let the heuristic play while `seat` decides; the action names taken."""
+    names = []
+    for _ in range(limit):
+        if game.is_terminal(s) or s[K.DECIDER] != seat:
+            return names
+        a, mask = choose(game, s)
+        assert mask[a], f"illegal {A.NAMES[a]}"
+        names.append(A.NAMES[a])
+        game.step(s, a)
+    raise AssertionError(f"seat {seat} still deciding after {limit} actions: {names[-20:]}")
+
+
+def play_out(game, n, seed, seats, routes=None, **options):
+    """A whole game: 'h' seats play the heuristic (each choice checked legal), 'r' seats
+    uniformly random legal actions. Returns (state, heuristic decisions)."""
+    s = game.new_state(n, seed, **options)
+    rng = np.random.default_rng(seed)
+    count = 0
+    mask = np.zeros(A.NUM_ACTIONS, np.int8)
+    while not game.is_terminal(s):
+        p = int(s[K.DECIDER])
+        if seats[p] == "h":
+            a, mask = choose(game, s, routes)
+            assert mask[a], f"seed {seed} seat {p}: illegal {A.NAMES[a]} in phase {s[K.PHASE]}"
+            count += 1
+        else:
+            K.legal_mask(s, game.kernels.m, mask)
+            a = int(rng.choice(np.flatnonzero(mask)))
+        game.step(s, a)
+    return s, count
+
+
+# ---------------------------------------------------------------- legality, determinism
+
+
+@pytest.mark.parametrize("options", [{}, {"simple_deck": True}, {"black_ship": True}],
+                         ids=["default", "simple_deck", "black_ship"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_every_choice_is_legal_in_whole_games(n, options):
+    total = 0
+    _, k = play_out(GAME, n, 100 + n, "h" * n, **options)
+    total += k
+    _, k = play_out(GAME, n, 200 + n, "h" + "r" * (n - 1), **options)
+    total += k
+    _, k = play_out(GAME, n, 300 + n, "r" + "h" * (n - 1), **options)
+    total += k
+    assert total > 500
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_all_heuristic_games_end_by_the_rules(n):
+    for seed in range(3):
+        s, _ = play_out(GAME, n, 1000 * n + seed, "h" * n)
+        v = StateView(s)
+        assert not GAME.is_truncated(s) and v.round < v.max_rounds
+        assert v.tiles_taken == v.tiles_total, "the game ended with the last tile (V49)"
+        assert int(v.tiles[:n].sum()) == v.tiles_total
+
+
+def test_the_bound_policy_is_deterministic_for_the_same_key():
+    s = GAME.new_state(3, 7)
+    mask = np.zeros(A.NUM_ACTIONS, np.int8)
+    for _ in range(300):
+        if GAME.is_terminal(s):
+            break
+        a = agent_decide(GAME.aux, s, mask, np.array([5, 9], np.int32))
+        b = agent_decide(GAME.aux, s.copy(), mask, np.array([5, 9], np.int32))
+        assert a == b and GAME.legal_mask(s)[a]
+        GAME.step(s, int(a))
+
+
+def test_precomputed_tables_decide_exactly_like_tables_made_on_the_spot():
+    s = GAME.new_state(2, 11)
+    decisions = 0
+    while not GAME.is_terminal(s) and decisions < 600:
+        a, _ = choose(GAME, s)
+        b, _ = choose(GAME, s, NO_TABLES)
+        assert a == b, f"decision {decisions}: {A.NAMES[a]} != {A.NAMES[b]}"
+        GAME.step(s, a)
+        decisions += 1
+
+
+class AuxWithRoutes(NamedTuple):
+    """An aux value carrying precomputed route tables (see HV.aux_routes)."""
+
+    m: np.ndarray
+    routes: np.ndarray
+
+
+def test_an_aux_value_with_route_tables_is_read_and_decides_the_same():
+    # an uncached copy: numba's on-disk index must not record this test module's class
+    policy = njit(HV.heuristic_action.py_func)
+    aux = AuxWithRoutes(GAME.aux.m, RT.plan_tables(GAME))
+    s = GAME.new_state(3, 5)
+    mask = np.zeros(A.NUM_ACTIONS, np.int8)
+    for _ in range(300):
+        a = policy(aux, s, mask, np.array([1, 2], np.int32))
+        b = HV.heuristic_action(GAME.aux, s, mask, np.array([1, 2], np.int32))
+        assert a == b
+        GAME.step(s, int(a))
+
+
+def test_heuristic_agent_beats_random_in_the_arena():
+    from tradewinds import arena
+
+    st = arena.Study.create("voyage", 2, "heuristic,random", seating="rotate")
+    for i in range(2):
+        row = arena.play_game(st, i)
+        seat = row["agents"].index("heuristic")
+        assert row["winners"] == [seat], row
+
+
+# ---------------------------------------------------------------- strategy
+
+
+def test_a_ship_with_pepper_next_to_lisbon_goes_home_docks_and_takes_a_tile():
+    lisbon = GAME.kernels.map.lisbon
+    s = staged(GAME, 2, ships={0: (11, 3)}, cubes={0: ["pepper"]},
+               hands={0: {"favourable": 2, "storm2": 3}})
+    nothing_to_find(s)
+    names = heuristic_turn(GAME, s, 0)
+    assert names[0] == "move:NE" and GAME.kernels.map.neighbors[hx(GAME, 11, 3), 1] == lisbon
+    assert names[1:3] == ["dock", "monastery:take"], names
+    v = StateView(s)
+    assert v.tiles[0] == 1 and v.vp[0] == 10 and v.docked[0] == 1
+    # with Madeira (one step south) undiscovered, the pepper makes the short detour first
+    s = staged(GAME, 2, ships={0: (11, 3)}, cubes={0: ["pepper"]},
+               hands={0: {"favourable": 2, "storm2": 3}})
+    nothing_to_find(s)
+    v = StateView(s)
+    v.discovered[GAME.kernels.map.port_id("Madeira")] = -1
+    names = heuristic_turn(GAME, s, 0)
+    assert names[0] == "move:S" and "dock" in names
+    assert v.discovered[GAME.kernels.map.port_id("Madeira")] == 0 and v.tiles[0] == 1
+
+
+def test_upgrade_with_three_cheap_cubes_and_keep_the_pepper_for_the_tile():
+    s = staged(GAME, 2, cubes={0: ["chili", "ivory", "cinnamon", "pepper"]},
+               hands={0: {"favourable": 1}})
+    nothing_to_find(s)
+    a, _ = choose(GAME, s)
+    assert A.NAMES[a] == "dock", "at Lisbon with pepper: dock"
+    names = heuristic_turn(GAME, s, 0)
+    assert names[:4] == ["dock", "upgrade:chili", "upgrade:ivory", "upgrade:cinnamon"], names
+    assert names[4] == "monastery:take"
+    v = StateView(s)
+    assert v.upgraded[0] == 1 and v.discs[0] == 12 and v.tiles[0] == 1
+
+
+# Lisbon (0,0) and Calicut (4,2): six paid steps along the top, or one paid step into a
+# current that runs along the bottom row to Calicut for free.
+CURRENT_MAP = dict(
+    grid="""
+        @~~~~
+        ~...~
+        ~~~~A
+    """,
+    ports="A | Calicut | 1498 | east | pepper",
+    currents="c : 0,1 : S SE NE SE NE",
+)
+
+
+def test_the_route_helpers_first_step_is_taken_and_the_current_used():
+    g = tiny_game(**CURRENT_MAP)
+    s = staged(g, 2, hands={0: {"favourable": 1}})
+    r = RT.Router(g)
+    assert r.cost("Lisbon", "Calicut") == 1
+    a, _ = choose(g, s)
+    assert a == A.MOVE + r.next_step("Lisbon", "Calicut") == A.from_name("move:S")
+    names = heuristic_turn(g, s, 0)
+    v = StateView(s)
+    assert v.discovered[0] == 0, "Calicut discovered"
+    # 1 disc out, the current to Calicut, 6 back along the top row: home in the same turn
+    assert names[-3:] == ["dock", "monastery:take", "cards:top_up"], names
+    assert v.tiles[0] == 1 and v.docked[0] == 1
+
+
+# Lisbon (0,0), Calicut (4,0): the top row crosses a red hex at (2,0); the way round
+# through row 1 costs two discs more.
+RED_MAP = dict(
+    grid="""
+        @~~~A
+        ~~.~~
+        ~~~~~
+    """,
+    ports="A | Calicut | 1498 | east | pepper",
+    events="""
+        ~~R~~
+        ~~.~~
+        ~~~~~
+    """,
+)
+
+
+def test_pepper_goes_home_round_the_red_hex_when_the_detour_is_short():
+    g = tiny_game(**RED_MAP)
+    red = hx(g, 2, 0)
+    assert RT.Router(g).cost("Calicut", "Lisbon") == 4
+    assert RT.Router(g, red=100).cost("Calicut", "Lisbon") == 6
+    assert red in RT.Router(g).path("Calicut", "Lisbon")
+    s = staged(g, 2, ships={0: (4, 0)}, cubes={0: ["pepper"]}, hands={0: {"favourable": 1}})
+    ships = []
+    while s[K.DECIDER] == 0:
+        a, _ = choose(g, s)
+        g.step(s, a)
+        ships.append(int(StateView(s).ship[0]))
+    v = StateView(s)
+    assert v.docked[0] == 1 and v.tiles[0] == 1
+    assert red not in ships, "4 discs of risk for the red hex > 2 discs of detour"
+
+
+def test_the_wreck_falls_on_the_ship_carrying_least():
+    g = tiny_game(**RED_MAP)
+    s = staged(g, 2, ships={0: (1, 0)}, cubes={0: ["chili", "pepper"]},
+               hands={0: {"favourable": 1}})
+    force_rolls(s, True)
+    g.step(s, "move:NE")        # onto the red hex: the die shows the wreck face
+    assert s[K.PHASE] == WRECK and s[K.DECIDER] == 0
+    a, mask = choose(g, s)
+    assert mask[a] and A.NAMES[a] == "wreck:ship3", "ship 3 carries nothing"
+    s2 = staged(g, 2, ships={0: (1, 0)}, cubes={0: ["chili", "pepper", "cinnamon"]},
+                hands={0: {"favourable": 1}})
+    force_rolls(s2, True)
+    g.step(s2, "move:NE")
+    a, _ = choose(g, s2)
+    assert A.NAMES[a] in ("wreck:ship1", "wreck:ship3"), "never the pepper's ship"
+
+
+def test_a_favourable_wind_on_a_blue_hex_gives_discs_back():
+    g = tiny_game(grid="@~~~A", ports="A | Calicut | 1498 | east | pepper", events="~~B~~")
+    s = staged(g, 2, ships={0: (1, 0)}, spent={0: 3},
+               hands={0: {"favourable": 1, "storm2": 1, "calm": 1}})
+    assert choose(g, s)[0] == A.from_name("move:NE")
+    g.step(s, "move:NE")
+    assert s[K.PHASE] == PLAY
+    a, _ = choose(g, s)
+    assert A.NAMES[a] == "play:favourable"
+
+
+def test_bids_pass_unless_racing_for_the_last_tile():
+    s = GAME.new_state(2, 3)
+    assert s[K.PHASE] == BID
+    assert A.NAMES[choose(GAME, s)[0]] == "bid:pass"
+    # both carry pepper one step from Lisbon, one tile left: the race is worth a disc
+    s = staged(GAME, 2, ships={0: (11, 3), 1: (11, 3)}, cubes={0: ["pepper"], 1: ["pepper"]})
+    v = StateView(s)
+    v.tiles_taken = 2          # (edited) one tile left
+    v.phase, v.bid_turn, v.position = BID, 0, 0
+    v.active = v.decider = v.order[0]
+    p = int(v.decider)
+    a, mask = choose(GAME, s)
+    assert mask[a] and A.NAMES[a] == "bid:1", f"seat {p}"
+
+
+def test_cards_and_monastery_choices():
+    s = staged(GAME, 2, cubes={0: ["pepper"]}, hands={0: {"calm": 3, "storm4": 2}})
+    nothing_to_find(s)
+    names = heuristic_turn(GAME, s, 0)
+    assert names[:3] == ["dock", "monastery:take", "cards:new"], "a bad hand is replaced"
+    s = staged(GAME, 2, cubes={0: ["pepper"]}, hands={0: {"favourable": 3, "calm": 1}})
+    nothing_to_find(s)
+    names = heuristic_turn(GAME, s, 0)
+    assert names[:3] == ["dock", "monastery:take", "cards:top_up"], "a good hand is kept"
+
+
+def test_stops_when_nothing_is_left_to_do():
+    g = tiny_game(grid="@~~A", ports="A | Guinea | 1444 | west | chili")
+    for ship in ((3, 0), (0, 0)):
+        s = staged(g, 2, ships={0: ship}, hands={0: {"favourable": 1}})
+        v = StateView(s)
+        v.discovered[0] = 1      # Guinea found by the other seat
+        v.stock[0] = 0           # and no chili left to load (an edited, partial state)
+        assert A.NAMES[choose(g, s)[0]] == "stop", ship
+    v.stock[0] = 4               # chili again: go and load it
+    assert A.NAMES[choose(g, s)[0]] == "move:SE"
+
+
+def test_phases_that_do_not_need_routes():
+    s = staged(GAME, 2, cubes={0: ["chili", "ivory", "cinnamon", "pepper"]},
+               hands={0: {"favourable": 1}})
+    StateView(s).tiles_taken = 2     # (edited) the pepper takes the last tile
+    GAME.step(s, "dock")
+    assert s[K.PHASE] == UPGRADE
+    a, _ = choose(GAME, s)
+    assert A.NAMES[a] == "upgrade:skip", "no upgrade when the game ends with this tile"
+    s = staged(GAME, 2, cubes={0: ["pepper"]}, hands={0: {"favourable": 1}})
+    GAME.step(s, "dock")
+    assert s[K.PHASE] == MONASTERY and A.NAMES[choose(GAME, s)[0]] == "monastery:take"
+    GAME.step(s, "monastery:take")
+    assert s[K.PHASE] == CARDS and "cards:top_up" in legal(GAME, s)
