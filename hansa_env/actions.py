@@ -7,7 +7,8 @@
 | 10      | `skip_refill`               | phase 2: do not refill                            |
 | 11-19   | `sail:<City>`               | phase 3: sail along a route to that city (H15)    |
 | 20-33   | `buy:<City>/<k>`            | phase 3: buy from warehouse k of the city (H19)   |
-| 34-51   | `build:<colour><barrels>`   | phase 3: build stalls paying that token (H20)     |
+| 34-51   | `build:<colour><barrels>`   | phase 3: build stalls paying that token (H20);    |
+|         |                             | per_stall: 1 stall, repeatable up to 3 in a build |
 | 52-69   | `sell:add:<colour><barrels>`| phase 3: add that token to the sale (H21)         |
 | 70      | `sell:done`                 | finish the sale (H22, H23)                        |
 | 71-88   | `discard:<colour><barrels>` | give up that token: opponents' loss (H23) or tax (H24) |

@@ -6,11 +6,14 @@ import numpy as np
 
 from hansa_env import actions as A
 from hansa_env import board as B
+from hansa_env import checks as C
 from hansa_env import kernel as K
-from hansa_env.observation import obs_names
+from hansa_env.bindings import AUX
+from hansa_env.observation import obs_high, obs_names
 from hansa_env.state import (
     ACTIONS,
     GAME_OVER,
+    LAYOUT,
     LOSS,
     PHASE_NAMES,
     REFILL,
@@ -20,7 +23,7 @@ from hansa_env.state import (
     TAX,
     StateView,
 )
-from tradewinds.protocol import Game
+from tradewinds.protocol import Game, StateChecks
 
 BUILD_RULES = {"barrels": 0, "per_stall": 1}
 
@@ -59,7 +62,11 @@ def illegal_reason(state: np.ndarray, a: int) -> str:
             if not K.ROUTE[ship, a - A.SAIL]:
                 return f"no route from {_city(ship)} to {_city(a - A.SAIL)} (H15)"
             return "sailing costs 1 taler and player has none (H15)"
-        if A.BUY <= a < A.SELL_DONE and v.acted_here:
+        building = A.BUILD <= a < A.SELL_ADD and 0 < v.build_count < K.MAX_STALLS_PER_BUILD
+        if A.BUY <= a < A.SELL_DONE and v.acted_here and not building:
+            if A.BUILD <= a < A.SELL_ADD and v.build_count:
+                return (f"a build places at most {K.MAX_STALLS_PER_BUILD} stalls "
+                        "(per_stall, H20)")
             return f"already acted during this visit to {_city(ship)} (H18)"
         if A.BUY <= a < A.BUILD:
             w = a - A.BUY
@@ -98,43 +105,50 @@ def illegal_reason(state: np.ndarray, a: int) -> str:
 
 
 def validate_state(state) -> None:
-    """Raise ValueError naming the first thing wrong with a state vector."""
-    if not isinstance(state, np.ndarray) or state.dtype != np.int32 or state.shape != (STATE_SIZE,):
+    """Raise ValueError naming the first thing wrong with a state vector.
+
+    Everything the reference's loader rejects (`reference.HansaGame.from_state`) is
+    rejected here too (tests/test_state_checks.py mutates states field by field and asks
+    both), after the kernels' structural check (`hansa_env.checks`)."""
+    if (not isinstance(state, np.ndarray) or state.dtype != np.int32
+            or state.shape != (STATE_SIZE,) or not state.flags.c_contiguous):
         raise ValueError(
-            f"Hansa state must be an int32 vector of length {STATE_SIZE}, got "
+            f"Hansa state must be a C-contiguous int32 vector of length {STATE_SIZE}, got "
             f"{type(state).__name__} {getattr(state, 'dtype', None)} "
             f"{getattr(state, 'shape', None)}")
     v = StateView(state)
     n = v.num_players
-    checks = [
-        (2 <= n <= 4, f"num_players={n} not in 2..4"),
-        (0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}"),
-        (0 <= v.ship < len(B.CITIES), f"ship={v.ship} is not a city index"),
-        (v.decider == -1 if v.phase == GAME_OVER else 0 <= v.decider < n,
+    checks = [  # conditions are callables: later ones assume earlier ones
+        (lambda: 2 <= n <= 4, f"num_players={n} not in 2..4"),
+        (lambda: 0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}"),
+        (lambda: 0 <= v.ship < len(B.CITIES), f"ship={v.ship} is not a city index"),
+        (lambda: v.decider == -1 if v.phase == GAME_OVER else 0 <= v.decider < n,
          f"decider={v.decider} is not a seat of a {n}-player game"),
-        (0 <= v.active < n, f"active={v.active} is not a seat"),
-        (v.build_rule in (0, 1), f"build_rule={v.build_rule} not 0 or 1"),
-        (v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1"),
-        ((v.money >= 0).all(), "negative money"),
-        ((v.hand >= 0).all() and (v.sold >= 0).all(), "negative token counts"),
-        ((v.stalls >= 0).all() and (v.stall_supply >= 0).all(), "negative stall counts"),
-        (((v.warehouse >= -1) & (v.warehouse < B.NUM_TOKEN_TYPES)).all(), "bad warehouse token"),
-        (0 <= v.supply_drawn <= v.pile_end[4] <= len(v.supply), "bad supply counters"),
-        (0 <= v.loss_colour < len(B.COLOURS), "bad loss_colour"),
-        (v.acted_here in (0, 1) and v.end_triggered in (0, 1), "flags must be 0 or 1"),
-        (v.phase == SELLING or not v.sale.any(), "a sale selection outside phase selling"),
-        (v.phase == LOSS or v.loss_colours == v.loss_seat == v.loss_pending == v.loss_next == 0,
-         "loss bookkeeping outside phase loss"),
+        (lambda: 0 <= v.active < n, f"active={v.active} is not a seat"),
+        (lambda: v.build_rule in (0, 1), f"build_rule={v.build_rule} not 0 or 1"),
+        (lambda: v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1"),
+        (lambda: (v.money >= 0).all(), "negative money"),
+        (lambda: (v.hand >= 0).all() and (v.sold >= 0).all(), "negative token counts"),
+        (lambda: (v.stalls >= 0).all() and (v.stall_supply >= 0).all(), "negative stall counts"),
+        (lambda: ((v.warehouse >= -1) & (v.warehouse < B.NUM_TOKEN_TYPES)).all(),
+         "bad warehouse token"),
+        (lambda: 0 <= v.supply_drawn <= v.pile_end[4] <= len(v.supply), "bad supply counters"),
+        (lambda: 0 <= v.loss_colour < len(B.COLOURS), "bad loss_colour"),
+        (lambda: v.acted_here in (0, 1) and v.end_triggered in (0, 1), "flags must be 0 or 1"),
+        (lambda: v.phase == SELLING or not v.sale.any(), "a sale selection outside phase selling"),
+        (lambda: v.phase == LOSS or v.loss_colours == v.loss_seat == v.loss_pending == v.loss_next
+         == v.loss_colour == 0, "loss bookkeeping outside phase loss"),
     ]
     for ok, msg in checks:
-        if not ok:
+        if not ok():
             raise ValueError(f"malformed Hansa state: {msg}")
     out = v.colour_in_play == 0
     if (v.hand[:, out].any() or v.sold[:, out].any()
             or any(w >= 0 and not v.colour_in_play[w // 3] for w in v.warehouse)):
         raise ValueError("malformed Hansa state: tokens of a set-aside colour are in play")
     seats = np.arange(4) >= n
-    if v.money[seats].any() or v.stalls[:, seats].any() or v.hand[seats].any():
+    if (v.money[seats].any() or v.stalls[:, seats].any() or v.hand[seats].any()
+            or v.stall_supply[seats].any() or v.sold[seats].any()):
         raise ValueError("malformed Hansa state: unused seats must be zero")
     placed = v.stalls.sum(axis=0) + v.stall_supply
     if (placed[:n] != B.STALLS_PER_PLAYER).any():
@@ -158,6 +172,44 @@ def validate_state(state) -> None:
         raise ValueError(
             f"malformed Hansa state: {B.TOKEN_NAMES[bad]} tokens not conserved "
             f"({held[bad]} instead of {expected[bad]})")
+    GAME.checked(state, play=True)   # the structural checks: indices, loop bounds, counts
+    _check_progress(v, n)
+
+
+def _check_progress(v: StateView, n: int) -> None:
+    """The turn, setup, supply, loss and build bookkeeping (as the reference checks it)."""
+    steps = B.SETUP_PLACEMENTS * n
+    end = int(v.pile_end[4])
+    loss_ok = (1 <= v.loss_next < n and v.loss_seat == (v.active + v.loss_next) % n
+               and (v.loss_colours >> v.loss_colour) & 1 and v.loss_pending & ~v.loss_colours == 0)
+    out = v.colour_in_play == 0
+    checks = [
+        (v.turns >= 0, f"turns={v.turns} is negative"),
+        (v.truncated in (0, 1) and (not v.truncated or v.phase == GAME_OVER),
+         f"truncated={v.truncated} but phase={PHASE_NAMES[v.phase]}"),
+        ((v.phase == SETUP) == (v.setup_step < steps),
+         f"setup_step={v.setup_step} in phase {PHASE_NAMES[v.phase]} (setup lasts {steps} steps)"),
+        (v.phase != SETUP or v.active == K.setup_seat(n, v.setup_step),
+         f"active={v.active} but setup placement {v.setup_step} belongs to another seat"),
+        (v.decider == (-1 if v.phase == GAME_OVER else v.loss_seat if v.phase == LOSS
+                       else v.active),
+         f"decider={v.decider} is not the seat the rules ask in phase {PHASE_NAMES[v.phase]}"),
+        ((v.removed >= 0).all(), "negative removed token counts"),
+        (np.isin(v.colour_in_play, (0, 1)).all()
+         and int(v.colour_in_play.sum()) == len(B.COLOURS) - B.COLOURS_REMOVED[n],
+         f"colour_in_play={v.colour_in_play.tolist()} for {n} players"),
+        ((v.removed[out] == B.TOKENS_PER_BARREL).all(),
+         "every token of a set-aside colour must be removed"),
+        (((v.supply[:end] >= 0) & (v.supply[:end] < B.NUM_TOKEN_TYPES)).all()
+         and (v.supply[end:] == -1).all(),
+         f"supply entries must be token types below pile_end[4]={end} and -1 beyond"),
+        (v.phase != LOSS or loss_ok, "loss bookkeeping inconsistent in phase loss"),
+        (v.build_count == 0 or (v.build_rule == 1 and v.acted_here and v.phase == ACTIONS),
+         f"build_count={v.build_count} outside a per_stall build in phase actions"),
+    ]
+    for ok, msg in checks:
+        if not ok:
+            raise ValueError(f"malformed Hansa state: {msg}")
 
 
 def _render_ansi(state):
@@ -183,6 +235,9 @@ GAME = Game(
     parse_options=parse_options,
     illegal_reason=illegal_reason,
     validate_state=validate_state,
+    aux=AUX,
+    checks=StateChecks(C, C.M, LAYOUT),
+    obs_high=lambda num_players, **options: obs_high(num_players),
     render_ansi=_render_ansi,
     render_rgb=_render_rgb,
     option_defaults={"build_rule": "barrels", "max_rounds": B.DEFAULT_MAX_ROUNDS},

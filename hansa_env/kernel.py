@@ -23,7 +23,7 @@ from hansa_env.state import (
     SETUP,
     TAX,
 )
-from tradewinds import rng
+from tradewinds import jitcache, rng
 
 # ---- state offsets (plain ints, frozen into the compiled code) ----
 _o = LAYOUT.offset
@@ -38,11 +38,12 @@ RNG, MONEY, SUPPLY_STALLS, STALLS = _o("rng"), _o("money"), _o("stall_supply"), 
 HAND, SOLD, SALE, REMOVED = _o("hand"), _o("sold"), _o("sale"), _o("removed")
 IN_PLAY, WAREHOUSE, PILE_END, SUPPLY = (
     _o("colour_in_play"), _o("warehouse"), _o("pile_end"), _o("supply"))
+BUILD_COUNT = _o("build_count")
 
 _ob = O.obs_names().index
-OB_NP, OB_PHASE, OB_SEAT, OB_ROUND, OB_END, OB_ACTED, OB_SHIP = (
+OB_NP, OB_PHASE, OB_SEAT, OB_ROUND, OB_END, OB_ACTED, OB_BUILD, OB_SHIP = (
     _ob("num_players=2"), _ob("phase=setup"), _ob("my_seat/3"), _ob("round/max_rounds"),
-    _ob("end_triggered"), _ob("acted_here"), _ob("ship@Tonsberg"))
+    _ob("end_triggered"), _ob("acted_here"), _ob("build_count/3"), _ob("ship@Tonsberg"))
 OB_WH, OB_PILE, OB_SALE, OB_LOSS, OB_INPLAY = (
     _ob("wh:Tonsberg/1:red1"), _ob("pile1_size"), _ob("sale:red1"), _ob("loss_colour=red"),
     _ob("colour_in_play:red"))
@@ -60,6 +61,7 @@ NTYPE = B.NUM_TOKEN_TYPES
 NCOL = len(B.COLOURS)
 NWH = B.NUM_WAREHOUSES
 COPENHAGEN = B.COPENHAGEN
+MAX_STALLS_PER_BUILD = 3  # build_rule per_stall: one build places 1, 2 or 3 stalls (H20, DA)
 
 # ---- board arrays ----
 WH_CITY = np.array([c for c, _ in B.WAREHOUSES], dtype=np.int64)
@@ -199,6 +201,12 @@ def empty_warehouses(s):
 
 
 @njit(cache=True)
+def building_on(s):
+    """per_stall: a build is in progress this visit and may place another stall (H20, DA)."""
+    return 0 < s[BUILD_COUNT] < MAX_STALLS_PER_BUILD
+
+
+@njit(cache=True)
 def sale_ok(s):
     """A non-empty selection with >= 2 tokens in every chosen colour (H21, HA9)."""
     total = 0
@@ -229,6 +237,8 @@ def is_legal(s, a):
         if a == A.END_ACTIONS:
             return True
         if s[ACTED] != 0:
+            if A.BUILD <= a < A.SELL_ADD and building_on(s):
+                return s[HAND + p * NTYPE + a - A.BUILD] > 0 and s[SUPPLY_STALLS + p] > 0
             return False
         if A.BUY <= a < A.BUILD:
             w = a - A.BUY
@@ -279,6 +289,10 @@ def _mask_actions(s, mask):
             mask[A.SAIL + OUT_TO[city, k]] = 1
     mask[A.END_ACTIONS] = 1
     if s[ACTED] != 0:
+        if building_on(s) and s[SUPPLY_STALLS + p] > 0:
+            for t in range(NTYPE):
+                if s[HAND + p * NTYPE + t] > 0:
+                    mask[A.BUILD + t] = 1
         return
     if majority_holder(s, city) == p or money >= 1:
         for k in range(SLOT_COUNT[city]):
@@ -499,6 +513,7 @@ def step(s, a):
             s[MONEY + p] -= 1
             s[SHIP] = a - A.SAIL
             s[ACTED] = 0
+            s[BUILD_COUNT] = 0
         elif a < A.BUILD:
             w = a - A.BUY
             holder = majority_holder(s, city)
@@ -512,7 +527,11 @@ def step(s, a):
         elif a < A.SELL_ADD:
             t = a - A.BUILD
             discard(s, p, t)
-            k = 1 if s[BUILD_RULE] == 1 else t % 3 + 1
+            if s[BUILD_RULE] == 1:  # per_stall: one stall per token, up to 3 in one build
+                k = 1
+                s[BUILD_COUNT] += 1
+            else:
+                k = t % 3 + 1
             if k > s[SUPPLY_STALLS + p]:
                 k = s[SUPPLY_STALLS + p]
             s[SUPPLY_STALLS + p] -= k
@@ -522,6 +541,7 @@ def step(s, a):
             s[SALE + a - A.SELL_ADD] = 1
             s[PHASE] = SELLING
         else:  # END_ACTIONS
+            s[BUILD_COUNT] = 0
             tax(s)
     elif phase == SELLING:
         if a == A.SELL_DONE:
@@ -611,6 +631,7 @@ def observe(s, o, out):
     out[OB_ROUND] = s[ROUND] / s[MAX_ROUNDS]
     out[OB_END] = s[END_TRIG]
     out[OB_ACTED] = s[ACTED]
+    out[OB_BUILD] = s[BUILD_COUNT] / MAX_STALLS_PER_BUILD
     out[OB_SHIP + s[SHIP]] = 1.0
     for w in range(NWH):
         if s[WAREHOUSE + w] >= 0:
@@ -768,3 +789,6 @@ def random_playout_batch(states, keys):
         for i in prange(states.shape[0]):
             steps[i] = random_playout(states[i], keys[i])
     return steps
+
+
+jitcache.refresh(globals())

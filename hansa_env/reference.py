@@ -44,6 +44,9 @@ NUM_CITIES = len(B.CITIES)
 NUM_COLOURS = len(B.COLOURS)
 NUM_TYPES = B.NUM_TOKEN_TYPES
 BUILD_RULES = ("barrels", "per_stall")
+# build_rule per_stall (the Danish summary, H20/HA8): "1, 2 or 3 stalls, one good per stall";
+# the build is made token by token and may go on while fewer than this many are placed.
+PER_STALL_LIMIT = 3
 OBS_NAMES = tuple(obs_names())
 # Cities reachable from each city along a one-way route (H15, HA1).
 ROUTES_FROM = {
@@ -152,6 +155,7 @@ class HansaGame:
         self.ship = B.START_CITY                          # H5
         self.phase = SETUP
         self.acted_here = False
+        self.build_count = 0                              # per_stall: stalls of this build
         self.round = 0
         self.turns = 0
         self.end_triggered = False
@@ -280,7 +284,7 @@ class HansaGame:
             if self._majority(self.ship) != p.seat and p.money < 1:
                 return f"the price is 1 taler and seat {p.seat} has none (H19)"
         elif kind == A.BUILD:
-            if self.acted_here:
+            if self.acted_here and not 0 < self.build_count < PER_STALL_LIMIT:
                 return f"already took an action during this visit to {here} (H18)"
             if not p.hand[arg]:
                 return f"seat {p.seat} holds no {B.TOKEN_NAMES[arg]} token"
@@ -342,6 +346,7 @@ class HansaGame:
             p.money -= 1                                   # H15
             self.ship = arg
             self.acted_here = False                        # a new visit (H18)
+            self.build_count = 0
         elif kind == A.BUY:
             self._buy(p, arg)
         elif kind == A.BUILD:
@@ -359,6 +364,7 @@ class HansaGame:
             else:
                 self._finish_tax()
         elif kind == A.END_ACTIONS:
+            self.build_count = 0
             p.money = min(p.money, B.TAX_MONEY_LIMIT)      # H24
             self._finish_tax()
 
@@ -420,10 +426,16 @@ class HansaGame:
         self.acted_here = True
 
     def _build(self, p: Player, token: int) -> None:
-        """H20, HA8, HA11: the token leaves the game; place stalls in the ship's city."""
+        """H20, HA8, HA11: the token leaves the game; place stalls in the ship's city.
+        per_stall: this token pays for one stall, and the same build may go on with further
+        tokens (one stall each) up to PER_STALL_LIMIT stalls."""
         p.hand[token] -= 1
         self.removed[token] += 1
-        wanted = barrels_of(token) if self.build_rule == "barrels" else 1
+        if self.build_rule == "barrels":
+            wanted = barrels_of(token)
+        else:
+            wanted = 1
+            self.build_count += 1
         placed = min(wanted, p.stall_supply)
         p.stall_supply -= placed
         p.stalls[self.ship] += placed
@@ -529,6 +541,7 @@ class HansaGame:
         put("round/max_rounds", self.round / self.max_rounds)
         put("end_triggered", self.end_triggered)
         put("acted_here", self.acted_here)
+        put("build_count/3", self.build_count / PER_STALL_LIMIT)
         put(f"ship@{B.CITIES[self.ship]}", 1)
         for slot, token in enumerate(self.market.warehouse):
             if token is not None:
@@ -575,6 +588,7 @@ class HansaGame:
         v.decider = self.current_player()
         v.ship = self.ship
         v.acted_here = int(self.acted_here)
+        v.build_count = self.build_count
         v.round = self.round
         v.turns = self.turns
         v.end_triggered = int(self.end_triggered)
@@ -622,6 +636,7 @@ class HansaGame:
         g.rng = SplitMix64.from_words(*v.rng)
         g.ship, g.phase, g.active = v.ship, v.phase, v.active
         g.acted_here = bool(v.acted_here)
+        g.build_count = v.build_count
         g.round, g.turns, g.setup_step = v.round, v.turns, v.setup_step
         g.end_triggered, g.truncated = bool(v.end_triggered), bool(v.truncated)
         g.loss_colours, g.loss_next, g.loss_pending = v.loss_colours, v.loss_next, v.loss_pending
@@ -665,6 +680,10 @@ def _check_state(v: StateView) -> None:
     for flag in ("acted_here", "end_triggered", "truncated", "build_rule"):
         need(getattr(v, flag) in (0, 1), f"{flag}={getattr(v, flag)} not 0/1")
     need(v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1")
+    need(0 <= v.build_count <= PER_STALL_LIMIT,
+         f"build_count={v.build_count} not in 0..{PER_STALL_LIMIT}")
+    need(v.build_count == 0 or (v.build_rule == 1 and v.acted_here and v.phase == ACTIONS),
+         "build_count is only kept by a per_stall build in phase actions")
     need(0 <= v.round <= v.max_rounds, f"round={v.round} not in 0..max_rounds")
     need(v.turns >= 0, f"turns={v.turns} negative")
     need(not v.truncated or v.phase == GAME_OVER, "truncated but not over")

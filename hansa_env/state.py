@@ -61,6 +61,7 @@ LAYOUT = Layout([
     ("warehouse", NUM_WAREHOUSES),      # token type or -1 when empty
     ("pile_end", NUM_PILES),            # cumulative end index of each pile in `supply`
     ("supply", MAX_SUPPLY),             # token types in draw order; -1 beyond the last
+    ("build_count", 1),     # per_stall: stalls placed so far by the build in progress (0..3)
 ])
 STATE_SIZE = LAYOUT.size
 

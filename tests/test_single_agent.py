@@ -8,10 +8,10 @@ from tradewinds.single_agent import SingleAgentEnv
 
 
 def test_gymnasium_env_checker_passes():
-    """check_env steps unmasked random actions, so illegal ones must end the episode."""
-    check_env(SingleAgentEnv("hansa", num_players=3, illegal_action="lose"),
-              skip_render_check=True)
-    env = SingleAgentEnv("hansa", num_players=2)
+    """check_env steps unmasked random actions, so illegal ones end the episode (the
+    default, illegal_action="lose"); "raise" names the action instead."""
+    check_env(SingleAgentEnv("hansa", num_players=3), skip_render_check=True)
+    env = SingleAgentEnv("hansa", num_players=2, illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(ValueError, match="is illegal"):
         env.step(env.game.action_id("end_actions"))

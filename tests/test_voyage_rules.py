@@ -1104,10 +1104,8 @@ def test_V41_monastery_tiles_ascending_and_none_left():
 
 def test_V41_best_tile_keeps_the_lowest():
     g = tiny_game(**LISBON_MAP)
-    s = staged(g, 4, tiles_taken=2, cubes={0: ["pepper"]})
+    s = staged(g, 4, tiles_taken=2, tiles={0: (1, 2), 1: (1, 1)}, cubes={0: ["pepper"]})
     v = StateView(s)
-    v.tiles[0], v.best_tile[0] = 1, 2
-    v.tiles[1], v.best_tile[1] = 1, 1
     play(g, s, "dock", "monastery:take")
     assert v.tiles[0] == 2 and v.best_tile[0] == 2 and v.vp[0] == 10
 

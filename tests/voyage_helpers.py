@@ -244,7 +244,7 @@ def avail(state, p: int) -> int:
 def staged(game, n: int = 2, *, seed: int = 0, order=None, active=None, ships=None,
            hands=None, discard=None, top=(), spent=None, upgraded=(), cubes=None,
            wrecked=None, vp=None, round: int = 1, black_hex=None, simple_deck=False,
-           black_ship=False, max_rounds=40, tiles_taken=None) -> np.ndarray:
+           black_ship=False, max_rounds=40, tiles_taken=None, tiles=None) -> np.ndarray:
     """A consistent state in phase MOVE at the start of seat `active`'s turn.
 
     The round-1 auction is played with passes (so the round-1 deal has happened), then:
@@ -252,7 +252,8 @@ def staged(game, n: int = 2, *, seed: int = 0, order=None, active=None, ships=No
     {seat: (col, row)} (others stay on Lisbon), `hands` {seat: {kind: count}} (others
     empty), `discard`, `top` (next cards drawn), `spent` {seat: discs}, `upgraded` seats
     (12 discs), `cubes` {seat: [goods]}, `wrecked` {seat: [ship numbers 1..4]}, `vp`
-    {seat: VP}, `round`, `black_hex` (col, row), `tiles_taken`."""
+    {seat: VP}, `round`, `black_hex` (col, row), `tiles_taken` (held by the last seat in
+    `order` other than `active`, unless `tiles` {seat: (count, best tile)} says who)."""
     s = game.new_state(n, seed, simple_deck=simple_deck, black_ship=black_ship,
                        max_rounds=max_rounds)
     pass_bidding(game, s)
@@ -284,6 +285,12 @@ def staged(game, n: int = 2, *, seed: int = 0, order=None, active=None, ships=No
         v.black_hex = hx(game, *black_hex)
     if tiles_taken is not None:
         v.tiles_taken = tiles_taken
+        if tiles is None:
+            holder = [p for p in order if p != v.active][-1]
+            tiles = {holder: (tiles_taken, 1)} if tiles_taken else {}
+        for p, (count, best) in tiles.items():
+            v.tiles[p], v.best_tile[p] = count, best
+        v.end_triggered = int(tiles_taken == v.tiles_total)
     if not simple_deck:
         set_cards(s, hands, discard, top)
     else:

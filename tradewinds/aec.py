@@ -20,9 +20,20 @@ ILLEGAL_MODES = ("raise", "lose")
 SCORE_SCALE = 100.0
 
 
+def observation_box(game: Game, num_players: int, options: dict) -> spaces.Box:
+    """The observation space: every entry is >= 0 and at most the game's real maximum for
+    these players and options (`Game.obs_high`; unbounded for a game without one)."""
+    high = (np.full(game.obs_size, np.inf, dtype=np.float32) if game.obs_high is None
+            else game.obs_high(num_players, **options))
+    return spaces.Box(np.zeros(game.obs_size, dtype=np.float32), high, dtype=np.float32)
+
+
 class KernelAECEnv(AECEnv):
     game: Game  # set by each game's subclass
-    metadata = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False}
+    # render_mode="human": None = a window where a display exists, else the text board on
+    # stdout; False = always the text board; True = always a window.
+    human_window: bool | None = None
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None,
                  reward: str = "win", illegal_action: str = "raise", seed: int | None = None,
@@ -48,7 +59,7 @@ class KernelAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, np.inf, (game.obs_size,), np.float32),
+            "observation": observation_box(game, self.num_players, self.options),
             "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
         })
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
@@ -57,6 +68,7 @@ class KernelAECEnv(AECEnv):
             np.iinfo(np.int32).min, np.iinfo(np.int32).max, (game.state_size,), np.int32)
         self._seed_rng = np.random.default_rng(seed)
         self._state = None
+        self._viewer = None
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent):
@@ -140,6 +152,8 @@ class KernelAECEnv(AECEnv):
             self._accumulate_rewards()
         else:  # rewards come only at the end: nothing to reset or accumulate mid-game
             self.agent_selection = self._agent_to_move()
+        if self.render_mode == "human":  # shown after every decision (Gymnasium's convention)
+            self.render()
 
     def _finish(self):
         game = self.game
@@ -176,16 +190,40 @@ class KernelAECEnv(AECEnv):
 
     # ------------------------------------------------------------ rendering
     def render(self):
+        """By render_mode: "ansi" returns the text board; "rgb_array" a uint8[h, w, 3] frame
+        (public information only); "human" shows the frame in a window where a display
+        exists, else prints the text board to stdout, and returns None (human mode also
+        does this after every step)."""
         if self.render_mode is None:
             return None
         if self._state is None:
             raise RuntimeError("call reset() before render()")
         if self.render_mode == "ansi":
             return self.game.render_ansi(self._state)
-        return self.game.render_rgb(self._state)
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self._state)
+        self._render_human()
+        return None
+
+    def _render_human(self):
+        from tradewinds import frames
+
+        if self.human_window is None:
+            self.human_window = frames.display_available()
+        if self.human_window:
+            try:
+                if self._viewer is None:
+                    self._viewer = frames.HumanViewer(self.metadata["name"])
+                self._viewer.show(self.game.render_rgb(self._state))
+                return
+            except Exception:  # no usable window after all: print instead
+                self.human_window = False
+        print(self.game.render_ansi(self._state), end="\n\n", flush=True)
 
     def close(self):
-        pass
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
 
 
 class KernelOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):

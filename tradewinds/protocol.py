@@ -4,6 +4,15 @@ A `Game` bundles a game's numba kernels with its sizes, names and option parsing
 AEC env, the arena, agents and benchmarks are written once against this class. The
 kernels stay plain njit functions over flat int32 states; this class only adds checks
 and names around them and never sits inside a hot loop it does not have to.
+
+Two layers, by where a state comes from:
+- the `Game` methods take states from anywhere. Each checks its state first with the
+  game's `checks` (`StateChecks`: dtype int32, shape, C order, and every field a kernel
+  uses as an index or a loop bound, in one njit call fused with the kernel call) and
+  raises ValueError naming the first bad field, so nothing a caller passes can crash or
+  hang the interpreter. `validate_state` is the full consistency check.
+- `kernels` is the raw njit protocol, for code that holds states the kernels made or that
+  passed a check (the AEC env, the arena, agents, batch loops): no checks, full speed.
 """
 
 from __future__ import annotations
@@ -14,12 +23,72 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tradewinds.naming import ActionNames
+from tradewinds.pyrng import SplitMix64
+
+KEY_SALT = 0xD1B54A32D192ED03   # keys for agents and playouts differ from the game's own stream
 
 ERROR_TEXT = {1: "out of range", 2: "the game is over", 3: "illegal"}
 
 
+def as_key(key) -> np.ndarray:
+    """An int32[2] SplitMix64 generator state (tradewinds.rng) from an int seed, or `key`
+    itself when it already is one (then calls advance it in place).
+
+    From a seed the state is SplitMix64's first output for ``seed ^ KEY_SALT``, so agent
+    and playout streams never coincide with a game's own chance stream (seeded by seed)."""
+    if isinstance(key, np.ndarray):
+        if key.dtype != np.int32 or key.shape != (2,) or not key.flags.c_contiguous:
+            raise ValueError(f"key must be an int32[2] array, got {key.dtype} {key.shape}")
+        return key
+    if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+        raise ValueError(f"key must be an int seed or an int32[2] array, got {key!r}")
+    state = SplitMix64(SplitMix64(int(key) ^ KEY_SALT).next())
+    return np.array(state.words(), dtype=np.int32)
+
+
 class IllegalActionError(ValueError):
     """An action that the current state does not allow; the state is unchanged."""
+
+
+class StateChecks:
+    """A game's structural state checks (a module like `hansa_env.checks`) bound to its
+    map `m`. Its njit entry points are compiled for their `SIGNATURES` only, on first use,
+    then compilation is turned off: a state of another dtype or memory layout makes numba
+    raise TypeError instead of compiling a specialisation for it."""
+
+    def __init__(self, module, m: np.ndarray, layout):
+        self.module = module
+        self.m = m
+        self.rules = module.RULES
+        self.layout = layout
+        for name, signatures in module.SIGNATURES.items():
+            setattr(self, name, self._first_call(name, getattr(module, name), signatures))
+
+    def _first_call(self, name, dispatcher, signatures):
+        def compile_then_call(*args):
+            if dispatcher._can_compile:
+                for sig in signatures:
+                    dispatcher.compile(sig)
+                dispatcher.disable_compile()
+            setattr(self, name, dispatcher)
+            return dispatcher(*args)
+        return compile_then_call
+
+    def message(self, game: str, state: np.ndarray, code: int) -> str:
+        """The ValueError text of a check code: the field, its value, what it must be."""
+        rule, index = divmod(int(code), 1000)
+        field, must, *label = self.rules[rule - 1]
+        if field == "<length>":
+            return (f"{game} state must be a C-contiguous np.int32 vector of length "
+                    f"{self.layout.size}, got length {len(state)}")
+        if field not in self.layout.fields:     # a relation between fields
+            at = f" ({label[0]} {index})" if label else ""
+            return f"malformed {game} state: {field.strip('<>')} must be {must}{at}"
+        f = self.layout.fields[field]
+        label = field if f.size == 1 else f"{field}[{index}]"
+        value = int(state[f.offset + index])
+        return (f"malformed {game} state: {label}={value}, must be {must} "
+                f"(validate_state(state) names every inconsistency)")
 
 
 @dataclass(frozen=True)
@@ -36,6 +105,10 @@ class Game:
     parse_options: Callable             # (**options) -> tuple of extra init args
     illegal_reason: Callable            # (state, action) -> str
     validate_state: Callable            # (state) -> None or raises ValueError
+    aux: tuple = ()                     # the game's value for the njit protocol (tradewinds.jit)
+    checks: StateChecks | None = None   # structural checks of states from outside (see top)
+    obs_high: Callable | None = None    # (num_players, **options) -> float32 upper bound of
+                                        # each observation entry (all entries are >= 0)
     render_ansi: Callable | None = None
     render_rgb: Callable | None = None
     option_defaults: dict = field(default_factory=dict)
@@ -74,61 +147,212 @@ class Game:
         self.kernels.init(state, n, int(seed), *self.parse_options(**options))
         return state
 
+    # ---------------------------------------------------------------- checks
+    def _array_error(self, state, write: bool) -> ValueError:
+        """Why numba refused `state` (it takes C-contiguous int32 vectors only)."""
+        if not isinstance(state, np.ndarray):
+            got = type(state).__name__
+        elif state.dtype != np.int32 or state.ndim != 1:
+            got = f"{state.dtype} array of shape {state.shape}"
+        elif state.shape[0] != self.state_size:
+            got = f"length {state.shape[0]}"
+        elif not state.flags.c_contiguous:
+            got = "a non-contiguous view"
+        elif write and not state.flags.writeable:
+            got = "a read-only array (this call changes the state)"
+        else:
+            got = f"{type(state).__name__} {state.dtype} {state.shape}"
+        return ValueError(f"{self.name} state must be a C-contiguous np.int32 vector of length "
+                          f"{self.state_size}, got {got}")
+
+    def _readable(self, state) -> np.ndarray:
+        """A state numba refused that a read-only call can still use (a read-only array or an
+        ndarray subclass: a plain copy), else the ValueError."""
+        if (isinstance(state, np.ndarray) and state.dtype == np.int32
+                and state.shape == (self.state_size,) and state.flags.c_contiguous):
+            return np.array(state, dtype=np.int32)
+        raise self._array_error(state, write=False)
+
+    def _state_error(self, state, code: int) -> ValueError:
+        return ValueError(self.checks.message(self.name, state, code))
+
+    def checked(self, state, play: bool = False) -> np.ndarray:
+        """`state` if it passes the structural check (a plain copy of a read-only one);
+        else ValueError naming the first field a kernel could not survive. `play`: the
+        stricter check a whole played-out game needs (`checks.check_play`)."""
+        c = self.checks
+        if c is None:
+            return state
+        f = c.check_play if play else c.check
+        try:
+            code = f(state, c.m)
+        except TypeError:
+            state = self._readable(state)
+            code = f(state, c.m)
+        if code:
+            raise self._state_error(state, code)
+        return state
+
+    # ---------------------------------------------------------------- queries and steps
     def legal_mask(self, state: np.ndarray) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        self.kernels.legal_mask(state, mask)
+        c = self.checks
+        if c is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            self.kernels.legal_mask(state, mask)
+            return mask
+        mask = np.empty(self.num_actions, dtype=np.int8)   # the kernel writes every entry
+        try:
+            code = c.legal_mask(state, c.m, mask)
+        except TypeError:
+            state = self._readable(state)
+            code = c.legal_mask(state, c.m, mask)
+        if code:
+            raise self._state_error(state, code)
         return mask
 
     def legal_actions(self, state: np.ndarray) -> list:
         return [int(a) for a in np.flatnonzero(self.legal_mask(state))]
 
     def step(self, state: np.ndarray, action) -> None:
-        """Apply `action` (id or name) in place; IllegalActionError names it and says why."""
+        """Apply `action` (id or name) in place; IllegalActionError names it and says why.
+        A malformed state raises a plain ValueError (the action is not to blame)."""
         try:
             a = self.action_id(action) if isinstance(action, str) else action
         except ValueError as e:
             raise IllegalActionError(str(e)) from None
         if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
             raise IllegalActionError(f"{self.name}: action must be an int id or a name, got {a!r}")
-        code = self.kernels.step(state, int(a)) if 0 <= a < self.num_actions else 1
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(
+                f"{self.name}: action id {a} out of range 0..{self.num_actions - 1}")
+        c = self.checks
+        if c is None:
+            code = self.kernels.step(state, int(a))
+        else:
+            try:
+                code = c.step(state, c.m, int(a))
+            except TypeError:
+                raise self._array_error(state, write=True) from None
         if code != 0:
-            if code == 1:
-                raise IllegalActionError(
-                    f"{self.name}: action id {a} out of range 0..{self.num_actions - 1}")
+            if code >= 1000:
+                raise self._state_error(state, code)
             raise IllegalActionError(
                 f"{self.action_name(a)} is illegal: {self.illegal_reason(state, int(a))}")
 
+    def _query(self, state, what: int) -> int:
+        """current_player (0), is_terminal (1), is_truncated (2) in one checked call."""
+        c = self.checks
+        if c is None:
+            k = self.kernels
+            return int((k.current_player, k.is_terminal, k.is_truncated)[what](state))
+        try:
+            r = c.query(state, c.m, what)
+        except TypeError:
+            state = self._readable(state)
+            r = c.query(state, c.m, what)
+        if r >= 1000:
+            raise self._state_error(state, r)
+        return r
+
     def current_player(self, state) -> int:
-        return int(self.kernels.current_player(state))
+        return self._query(state, 0)
 
     def is_terminal(self, state) -> bool:
-        return bool(self.kernels.is_terminal(state))
+        return self._query(state, 1) == 1
 
     def is_truncated(self, state) -> bool:
-        return bool(self.kernels.is_truncated(state))
+        return self._query(state, 2) == 1
 
     def num_players(self, state) -> int:
-        return int(state[0])
+        return int(self.checked(state)[0])
+
+    def _per_seat(self, name: str, state, dtype) -> np.ndarray:
+        """scores / winners / returns of every seat of the game, in one checked call."""
+        out = np.zeros(self.max_players, dtype=dtype)
+        c = self.checks
+        if c is None:
+            getattr(self.kernels, name)(state, out)
+            return out[: int(state[0])]
+        f = getattr(c, name)
+        try:
+            code = f(state, c.m, out)
+        except TypeError:
+            state = self._readable(state)
+            code = f(state, c.m, out)
+        if code:
+            raise self._state_error(state, code)
+        return out[: int(state[0])]
 
     def scores(self, state) -> np.ndarray:
-        out = np.zeros(self.max_players, dtype=np.int64)
-        self.kernels.scores(state, out)
-        return out[: self.num_players(state)]
+        return self._per_seat("scores", state, np.int64)
 
     def winners(self, state) -> list:
-        out = np.zeros(self.max_players, dtype=np.int64)
-        self.kernels.winners(state, out)
-        return [int(p) for p in np.flatnonzero(out[: self.num_players(state)])]
+        return [int(p) for p in np.flatnonzero(self._per_seat("winners", state, np.int64))]
 
     def returns(self, state) -> np.ndarray:
-        out = np.zeros(self.max_players, dtype=np.float64)
-        self.kernels.returns(state, out)
-        return out[: self.num_players(state)]
+        return self._per_seat("returns", state, np.float64)
 
     def observe(self, state, player: int) -> np.ndarray:
-        out = np.zeros(self.obs_size, dtype=np.float32)
-        self.kernels.observe(state, int(player), out)
+        if not isinstance(player, (int, np.integer)) or isinstance(player, bool):
+            raise ValueError(f"{self.name}: player must be an int seat, got {player!r}")
+        c = self.checks
+        if c is None:
+            out = np.zeros(self.obs_size, dtype=np.float32)
+            self.kernels.observe(state, int(player), out)
+            return out
+        if not 0 <= player < self.max_players:
+            raise ValueError(f"{self.name}: player must be a seat 0..num_players-1, "
+                             f"got {player!r}")
+        out = np.empty(self.obs_size, dtype=np.float32)   # the kernel writes every entry
+        try:
+            code = c.observe(state, c.m, int(player), out)
+        except TypeError:
+            state = self._readable(state)
+            code = c.observe(state, c.m, int(player), out)
+        if code:
+            if c.rules[code // 1000 - 1][0] == "<player>":  # the seat, not the state
+                n = int(state[0])
+                raise ValueError(f"{self.name}: player must be a seat 0..{n - 1}, got {player!r}")
+            raise self._state_error(state, code)
         return out
+
+    def random_playout(self, state: np.ndarray, key) -> int:
+        """Uniformly random legal actions from `state` (changed in place) to the end of the
+        game; the number of decisions. `key`: an int seed or an int32[2] generator state
+        (advanced). The same choices as the kernel's own `random_playout`."""
+        key = as_key(key)
+        c = self.checks
+        if c is None:
+            return int(self.kernels.random_playout(state, key))
+        try:
+            r = c.random_playout(state, c.m, key)
+        except TypeError:
+            if (isinstance(state, np.ndarray) and state.dtype == np.int32
+                    and state.shape == (self.state_size,) and state.flags.c_contiguous
+                    and state.flags.writeable):
+                raise ValueError("key must be a writeable int32[2] array (it is advanced)"
+                                 ) from None
+            raise self._array_error(state, write=True) from None
+        if r < 0:
+            raise self._state_error(state, -r)
+        return int(r)
+
+    def determinize(self, state: np.ndarray, player: int, key) -> np.ndarray:
+        """A new state that `player` cannot tell apart from `state`: everything hidden from
+        him resampled uniformly among what his observation allows, from `key` (an int seed,
+        or an int32[2] generator state that is advanced). `state` is not changed."""
+        from tradewinds.kernels import determinize
+
+        state = self.checked(state, play=True)
+        self.check_seat(state, player)
+        return determinize(self.aux, state, int(player), as_key(key))
+
+    def check_seat(self, state, player) -> int:
+        n = self.num_players(state)
+        if (not isinstance(player, (int, np.integer)) or isinstance(player, bool)
+                or not 0 <= player < n):
+            raise ValueError(f"{self.name}: player must be a seat 0..{n - 1}, got {player!r}")
+        return int(player)
 
     def replay(self, num_players: int, seed: int, actions, **options) -> np.ndarray:
         """The state reached from (seed, actions): games replay exactly."""

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from tradewinds.protocol import Game
+from tradewinds.protocol import Game, StateChecks
 from voyage_env import actions as A
 from voyage_env import board
+from voyage_env import checks as C
 from voyage_env import kernel as K
 from voyage_env import rules as R
-from voyage_env.observation import obs_names
+from voyage_env.bindings import aux_for
+from voyage_env.observation import obs_high, obs_names
 from voyage_env.state import (
     BID,
+    CARD_REACTIONS,
     CARDS,
     GAME_OVER,
+    LAYOUT,
     MONASTERY,
     MOVE,
     ORDER,
@@ -177,49 +181,186 @@ def _reason(state, a, kernels) -> str:
     return "unknown phase"
 
 
-def _validator(voyage_map):
+def _validator(voyage_map, get_game):
+    """validate_state for a map; `get_game()` is the Game it belongs to (made later)."""
     num_hexes, num_ports = len(voyage_map.current), len(voyage_map.port_vp)
+    hemisphere = np.asarray(voyage_map.hemisphere)
+    melaka = ([voyage_map.port_hex[i] for i, name in enumerate(voyage_map.port_name)
+               if name == "Melaka"] or [-1])[0]
 
     def validate_state(state) -> None:
-        """Raise ValueError naming the first thing wrong with a state vector."""
+        """Raise ValueError naming the first thing wrong with a state vector.
+
+        Everything the reference's loader rejects (`reference.VoyageGame.from_state`) is
+        rejected here too (tests/test_state_checks.py mutates states field by field and
+        asks both), after the kernels' structural check (`voyage_env.checks`)."""
         if (not isinstance(state, np.ndarray) or state.dtype != np.int32
-                or state.shape != (STATE_SIZE,)):
-            raise ValueError(f"Voyage state must be an int32 vector of length {STATE_SIZE}, "
-                             f"got {getattr(state, 'dtype', type(state))} "
+                or state.shape != (STATE_SIZE,) or not state.flags.c_contiguous):
+            raise ValueError(f"Voyage state must be a C-contiguous int32 vector of length "
+                             f"{STATE_SIZE}, got {getattr(state, 'dtype', type(state))} "
                              f"{getattr(state, 'shape', None)}")
         v = StateView(state)
         n = v.num_players
         total_cards = R.DECK_SIZE - (R.SIMPLE_DECK_CALMS_REMOVED if v.simple_deck else 0)
-        checks = [
-            (2 <= n <= 4, f"num_players={n} not in 2..4"),
-            (0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}"),
-            (v.decider == -1 if v.phase == GAME_OVER else 0 <= v.decider < n,
+        checks = [  # conditions are callables: later ones assume earlier ones
+            (lambda: 2 <= n <= 4, f"num_players={n} not in 2..4"),
+            (lambda: 0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}"),
+            (lambda: v.decider == -1 if v.phase == GAME_OVER else 0 <= v.decider < n,
              f"decider={v.decider} is not a seat of a {n}-player game"),
-            (((v.ship[:n] >= 0) & (v.ship[:n] < num_hexes)).all(),
+            (lambda: ((v.ship[:n] >= 0) & (v.ship[:n] < num_hexes)).all(),
              f"ship position outside the map's {num_hexes} sea spaces"),
-            (set(v.order[:n].tolist()) == set(range(n)), f"order={v.order[:n]} is no permutation"),
-            (all(d in (R.BASE_DISCS, R.UPGRADED_DISCS) for d in v.discs[:n]), "discs not 9 or 12"),
-            (((v.spent[:n] >= 0) & (v.spent[:n] <= v.discs[:n])).all(), "spent outside 0..discs"),
-            (0 <= v.deck_size <= total_cards, "bad deck_size"),
-            (((v.deck[: v.deck_size] >= 0) & (v.deck[: v.deck_size] < R.NUM_CARD_KINDS)).all(),
+            (lambda: set(v.order[:n].tolist()) == set(range(n)),
+             f"order={v.order[:n]} is no permutation"),
+            (lambda: all(d in (R.BASE_DISCS, R.UPGRADED_DISCS) for d in v.discs[:n]),
+             "discs not 9 or 12"),
+            (lambda: ((v.spent[:n] >= 0) & (v.spent[:n] <= v.discs[:n])).all(),
+             "spent outside 0..discs"),
+            (lambda: 0 <= v.deck_size <= total_cards, "bad deck_size"),
+            (lambda: ((v.deck[: v.deck_size] >= 0)
+                      & (v.deck[: v.deck_size] < R.NUM_CARD_KINDS)).all(),
              "bad card in deck"),
-            (v.hand.min() >= 0 and v.discard.min() >= 0, "negative card counts"),
-            (v.hand.sum() + v.discard.sum() + v.deck_size == total_cards,
+            (lambda: v.hand.min() >= 0 and v.discard.min() >= 0, "negative card counts"),
+            (lambda: v.hand.sum() + v.discard.sum() + v.deck_size == total_cards,
              f"wind cards not conserved (expected {total_cards})"),
-            (((v.stock + v.cubes.sum(axis=0)) == R.STOCK_PER_GOOD).all(), "cubes not conserved"),
-            (((v.cubes == 0) | (v.cubes == 1)).all(), "a player carries two cubes of one good"),
-            (((v.discovered[:num_ports] >= -1) & (v.discovered[:num_ports] < n)).all(),
+            (lambda: ((v.stock + v.cubes.sum(axis=0)) == R.STOCK_PER_GOOD).all(),
+             "cubes not conserved"),
+            (lambda: ((v.cubes == 0) | (v.cubes == 1)).all(),
+             "a player carries two cubes of one good"),
+            (lambda: ((v.discovered[:num_ports] >= -1) & (v.discovered[:num_ports] < n)).all(),
              "bad discoverer"),
-            (0 <= v.tiles_taken <= v.tiles_total == n + 1, "bad monastery tile counts"),
-            (((v.targets[:n] >= -1) & (v.targets[:n] < num_ports)).all(), "bad target card"),
-            (v.black_hex == -1 if not v.black_ship else 0 <= v.black_hex < num_hexes,
+            (lambda: 0 <= v.tiles_taken <= v.tiles_total == n + 1, "bad monastery tile counts"),
+            (lambda: ((v.targets[:n] >= -1) & (v.targets[:n] < num_ports)).all(),
+             "bad target card"),
+            (lambda: v.black_hex == -1 if not v.black_ship else 0 <= v.black_hex < num_hexes,
              "bad black_hex"),
         ]
         for ok, msg in checks:
+            if not ok():
+                raise ValueError(f"malformed Voyage state: {msg}")
+        game = get_game()
+        game.checked(state, play=True)   # the structural checks: indices, bounds, cards
+        for ok, msg in _fields(v, n, num_ports, hemisphere, melaka):
             if not ok:
                 raise ValueError(f"malformed Voyage state: {msg}")
+        for ok, msg in _progress(v, n, voyage_map):
+            if not ok:
+                raise ValueError(f"malformed Voyage state: {msg}")
+        if v.phase != GAME_OVER and not game.legal_mask(state).any():
+            raise ValueError(f"malformed Voyage state: no legal action in phase "
+                             f"{PHASE_NAMES[v.phase]}")
 
     return validate_state
+
+
+def _fields(v, n, num_ports, hemisphere, melaka):
+    """(ok, message) per rule on the fields themselves, lazily (the reference's order)."""
+    yield not v.truncated or v.phase == GAME_OVER, "truncated but the game is not over"
+    yield (v.order[n:] == -1).all(), f"order={v.order.tolist()} must be -1 beyond the seats"
+    yield int(v.tiles.sum()) == v.tiles_taken, "tiles held do not add up to tiles_taken"
+    yield (v.end_triggered == int(v.tiles_taken == v.tiles_total),
+           "end_triggered must be 1 exactly when the last tile is taken (V49)")
+    yield (v.deck[v.deck_size:] == 0).all(), "deck entries above deck_size must be 0"
+    yield not (v.simple_deck and v.hand.any()), "simple_deck: nobody holds wind cards (V53)"
+    yield (v.discovered[num_ports:] == -1).all(), "discovered must be -1 beyond the map's ports"
+    for p in range(n, R.MAX_PLAYERS):
+        used = (v.ship[p], v.discs[p], v.spent[p], v.bid[p], v.vp[p], v.upgraded[p],
+                v.docked[p], v.attacked[p], v.tiles[p], v.best_tile[p])
+        yield (not any(used) and not v.hand[p].any() and not v.cubes[p].any()
+               and not v.wrecked[p].any() and (v.targets[p] == -1).all()), \
+            f"unused seat {p} must be zero (targets -1)"
+    for p in range(n):
+        up = v.upgraded[p]
+        yield (up in (0, 1) and v.docked[p] in (0, 1) and v.attacked[p] in (0, 1),
+               f"seat {p}: upgraded, docked, attacked must be 0/1")
+        yield (v.discs[p] == (R.UPGRADED_DISCS if up else R.BASE_DISCS),
+               f"seat {p}: discs={v.discs[p]} must be 9, or 12 once upgraded (V2, V43)")
+        yield 0 <= v.bid[p] <= R.UPGRADED_DISCS, f"seat {p}: bid={v.bid[p]} out of range"
+        yield v.vp[p] >= 0, f"seat {p}: negative vp"
+        tiles, best = v.tiles[p], v.best_tile[p]
+        yield (tiles >= 0 and (best == 0) == (tiles == 0) and 0 <= best <= v.tiles_taken,
+               f"seat {p}: tiles={tiles}/best_tile={best} inconsistent")
+        yield np.isin(v.wrecked[p], (0, 1)).all(), f"seat {p}: wrecked must be 0/1"
+        for k in range(R.NUM_SHIPS):
+            in_service = k < R.NUM_SHIPS - 1 or up
+            yield in_service or not v.wrecked[p, k], \
+                f"seat {p}: ship 4 wrecked before it is in service (VA12)"
+            yield (not v.cubes[p, 2 * k: 2 * k + 2].any()
+                   or (in_service and not v.wrecked[p, k])), \
+                f"seat {p}: cubes on ship {k + 1}, which is wrecked or not in service"
+    dealt = v.targets[:n][v.targets[:n] >= 0]
+    yield len(dealt) == len(set(dealt.tolist())), "a target card is dealt twice"
+    if v.black_ship:
+        yield (hemisphere[v.black_hex] == hemisphere[melaka],
+               f"black_hex={v.black_hex} not a hex of the Black Ship's hemisphere (V60)")
+    card = v.card
+    compass = R.COMPASS <= card < R.FAVOURABLE
+    yield (v.compass_left == 0 or compass,
+           f"compass_left={v.compass_left} inconsistent with card={card}")
+    yield v.react_k < n, f"react_k={v.react_k} must be below num_players"
+    yield ((v.react_k > 0) == (v.card_stage == CARD_REACTIONS),
+           "react_k must be 1..n-1 exactly while reactions run")
+
+
+def _progress(v, n, vmap):
+    """(ok, message) per rule on whose decision it is and what is pending (the reference's
+    phase checks of a loaded game)."""
+    phase, name = v.phase, PHASE_NAMES[v.phase]
+    order = v.order[:n].tolist()
+    active = v.active
+    if phase in (BID, ORDER):
+        yield v.position == 0, f"phase {name}: position must be 0"
+    if phase == BID:
+        yield active == order[v.bid_turn], "phase bid: active must be the bidder at bid_turn"
+        yield order[v.bid_turn] != v.bid_leader, "phase bid: the high bidder never has the go"
+        yield not v.bid_raised or v.bid_leader >= 0, "phase bid: a raise without a leader"
+    ranking = [int(x) for x in v.ranking if x >= 0]
+    if phase == ORDER:
+        bidders = sorted((p for p in range(n) if v.bid[p] > 0), key=lambda p: -v.bid[p])
+        yield ranking == bidders, "phase order: ranking must list the bidders by decreasing bid"
+        yield active == ranking[v.order_step], "phase order: order_step/new_order/active " \
+            "inconsistent"
+        yield int((v.new_order[:n] < 0).sum()) > 1, \
+            "phase order: a single free position is automatic"
+    if phase in (MOVE, PLAY, UPGRADE, MONASTERY, CARDS, REACT, WRECK):
+        yield (v.position < n and active == order[v.position],
+               f"phase {name}: active is not order[position]")
+    if phase == REACT:
+        reach = 0 <= v.card <= R.FAVOURABLE    # storms, compass cards, favourable wind
+        yield (v.card_stage == CARD_REACTIONS and reach
+               and v.react_seat == order[(v.position + v.react_k) % n]
+               and v.react_budget > 0), "phase react: card/react fields inconsistent"
+    elif phase != WRECK:
+        yield (v.react_seat == -1 and v.react_budget == 0,
+               f"phase {name}: react_seat/react_budget must be -1/0")
+    p = v.decider
+    if phase == WRECK:
+        working = [k for k in range(R.NUM_SHIPS)
+                   if (k < R.NUM_SHIPS - 1 or v.upgraded[p]) and not v.wrecked[p, k]]
+        yield len(working) > 1, "phase wreck: the decider must have several ships to choose from"
+    if phase in (UPGRADE, MONASTERY, CARDS):
+        yield v.ship[active] == vmap.lisbon, f"phase {name}: the ship must be in Lisbon"
+    if phase == UPGRADE:
+        yield (not v.upgraded[active] and v.cubes[active].sum() >= 3 - v.upgrade_given,
+               "phase upgrade: needs an unupgraded fleet with enough cubes")
+    else:
+        yield v.upgrade_given == 0, f"phase {name}: upgrade_given must be 0"
+    if phase == MONASTERY:
+        yield (v.cubes[active, R.PEPPER] and v.tiles_taken < v.tiles_total,
+               "phase monastery: needs a pepper cube and a tile left")
+    if phase == CARDS:
+        yield not v.simple_deck, "phase cards does not exist with simple_deck"
+    if phase == PLAY:
+        yield not v.simple_deck and v.card == -1, "phase play: no card may be in resolution"
+        avail = v.discs[active] - v.spent[active]
+        yield (any(v.hand[active, k] > 0 and R.storm_value(k) <= avail
+                   for k in range(R.NUM_CARD_KINDS)),
+               "phase play: the active player holds no playable card (V19)")
+    if phase == GAME_OVER:
+        yield v.position == n, "game over: position must be num_players"
+    want = (-1 if phase == GAME_OVER else order[v.bid_turn] if phase == BID
+            else ranking[v.order_step] if phase == ORDER else v.react_seat if phase == REACT
+            else p if phase == WRECK else active)
+    yield p == want, f"decider={p} but the rules give {want} in phase {name}"
 
 
 def make_game(voyage_map=None) -> Game:
@@ -236,7 +377,7 @@ def make_game(voyage_map=None) -> Game:
         from voyage_env.render import render_rgb as draw
         return draw(state, vmap)
 
-    return Game(
+    game = Game(
         name="voyage",
         state_size=STATE_SIZE,
         num_actions=A.NUM_ACTIONS,
@@ -248,12 +389,17 @@ def make_game(voyage_map=None) -> Game:
         obs_names=names,
         parse_options=_options_parser(vmap),
         illegal_reason=lambda s, a: _reason(s, a, kernels),
-        validate_state=_validator(vmap),
+        validate_state=_validator(vmap, lambda: game),
+        aux=aux_for(vmap),
+        checks=StateChecks(C, kernels.m, LAYOUT),
+        obs_high=lambda num_players, max_rounds=R.DEFAULT_MAX_ROUNDS, **options: obs_high(
+            vmap, num_players, max_rounds),
         render_ansi=render_ansi,
         render_rgb=render_rgb,
         option_defaults={"simple_deck": False, "black_ship": False,
                          "max_rounds": R.DEFAULT_MAX_ROUNDS},
     )
+    return game
 
 
 GAME = make_game()

@@ -6,8 +6,23 @@ the only private entries (`my_hand:*`, `my_target:*`): other hands appear as siz
 and nothing of other target cards, unused cards or the deck order appears (VA32).
 """
 
+import numpy as np
+
 from voyage_env.board import GOODS
-from voyage_env.rules import CARD_KINDS, MAX_PLAYERS, NUM_SHIPS
+from voyage_env.rules import (
+    CARD_COUNTS,
+    CARD_KINDS,
+    GOOD_VP,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MONASTERY_VP,
+    NUM_SHIPS,
+    PEPPER,
+    ROUND1_DEAL,
+    STOCK_PER_GOOD,
+    TILES_BY_PLAYERS,
+    UPGRADED_DISCS,
+)
 from voyage_env.state import PHASE_NAMES
 
 ROUND_SCALE = 40.0
@@ -51,3 +66,45 @@ def obs_names(num_hexes: int, port_names) -> list:
     return global_names(num_hexes, port_names) + [
         f"p{r}:{f}" for r in range(MAX_PLAYERS) for f in seat_fields(num_hexes)
     ]
+
+
+def obs_high(voyage_map, num_players: int = MAX_PLAYERS, max_rounds: int = 40) -> np.ndarray:
+    """The largest value each entry can take in a `num_players` game on `voyage_map` capped
+    at `max_rounds` (every entry is >= 0): the upper bound of the observation Box.
+
+    - discs, bids: at most 12; the react budget at most 4 (a storm -4); tiles at most n + 1;
+    - a hand holds at most the round-1 deal of the last position (4..7 cards, V13) or 5 (a
+      hand is only ever drawn up to 5, VA15), and of a kind at most the deck's count;
+    - VP scored during play: every port discovered, and per round at most one dock selling
+      a cube of every good (pepper taken to the monastery for 10 instead, V41, V44).
+    """
+    n = num_players
+    hand = max([HAND_SIZE, *ROUND1_DEAL[:n]])
+    per_dock = sum(GOOD_VP) - GOOD_VP[PEPPER] + max(GOOD_VP[PEPPER], MONASTERY_VP)
+    vp = int(np.sum(voyage_map.port_vp)) + per_dock * max_rounds
+    tiles = TILES_BY_PLAYERS[n]
+    fixed = {
+        "tiles_left": tiles / TILE_SCALE, "my_position": (n - 1) / 3,
+        "react_budget": 4 / BUDGET_SCALE, "bid_high": UPGRADED_DISCS / 12.0,
+        "deck_size": sum(CARD_COUNTS) / DECK_SCALE,
+        "discs": UPGRADED_DISCS / DISC_SCALE, "available": UPGRADED_DISCS / DISC_SCALE,
+        "bid": UPGRADED_DISCS / DISC_SCALE, "vp": vp / VP_SCALE, "tiles": tiles / TILE_SCALE,
+        "best_tile": tiles / TILE_SCALE, "hand_size": hand / HAND_SCALE,
+    }
+    count = dict(zip(CARD_KINDS, CARD_COUNTS, strict=True))
+    high = []
+    for name in obs_names(voyage_map.num_hexes, voyage_map.port_name):
+        field = name.split(":", 1)[1] if name[0] == "p" and name[1].isdigit() else name
+        kind, _, arg = field.partition(":")
+        if field in fixed:
+            v = fixed[field]
+        elif kind == "discard":
+            v = count[arg] / DISCARD_SCALE
+        elif kind == "my_hand":
+            v = min(hand, count[arg]) / HAND_SCALE
+        elif kind == "stock":
+            v = STOCK_PER_GOOD / STOCK_SCALE
+        else:           # one-hot entries, 0/1 flags, round/max_rounds
+            v = 1.0
+        high.append(v)
+    return np.array(high, dtype=np.float32)
