@@ -88,8 +88,7 @@ def test_cache_is_dropped_when_a_numba_source_changes(tmp_path, monkeypatch):
     monkeypatch.setattr(jitcache, "fingerprint", lambda: "first")
     mod = importlib.import_module("cached_mod")
     assert mod.f(1) == 2
-    index = tmp_path / "__pycache__"
-    stamp = index / "cached_mod.deps"
+    stamp = Path(mod.f._cache._cache_path) / "cached_mod.deps"   # beside numba's cache
     assert stamp.read_text() == "first"
     assert mod.f._cache._cache_file._load_index()          # the compiled f is indexed
 
