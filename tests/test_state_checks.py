@@ -111,7 +111,7 @@ def test_validate_state_rejects_what_the_reference_rejects(name):
 @pytest.mark.parametrize("name", ["hansa", "voyage"])
 def test_validate_state_rejects_what_the_reference_rejects_every_entry(name):
     rng = np.random.default_rng(2)
-    misses, rejected = _parity(name, _states(name, 4, 300), _every_entry, rng)
+    misses, rejected = _parity(name, _states(name, 8, 300), _every_entry, rng)
     assert not misses, misses[:10]
 
 
