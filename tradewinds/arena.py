@@ -137,13 +137,7 @@ class Study:
             raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
         if not isinstance(base_seed, (int, np.integer)) or base_seed < 0:
             raise ValueError(f"base_seed must be a non-negative integer, got {base_seed!r}")
-        opts = dict(handle.option_defaults)
-        for k, v in (options or {}).items():
-            if k not in handle.option_defaults:
-                raise ValueError(f"unknown {game} option {k!r}; known options: "
-                                 f"{', '.join(sorted(handle.option_defaults)) or 'none'}")
-            opts[k] = v
-        handle.parse_options(**opts)           # ValueError on a bad value
+        opts = handle.resolve_options(options)
         kwargs = {k: dict(v) for k, v in (agent_kwargs or {}).items() if v}
         for k in kwargs:
             if k not in agents:

@@ -132,13 +132,7 @@ def play(game: str, players: int = 2, vs: str | Sequence[str] = "heuristic", *,
         seed = int(np.random.SeedSequence().entropy % 2**31)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ValueError(f"--seed must be an integer in [0, 2**63), got {seed!r}")
-    opts = dict(handle.option_defaults)
-    for k, v in (options or {}).items():
-        if k not in handle.option_defaults:
-            raise ValueError(f"unknown {game} option {k!r}; known options: "
-                             f"{', '.join(sorted(handle.option_defaults)) or 'none'}")
-        opts[k] = v
-    handle.parse_options(**opts)
+    opts = handle.resolve_options(options)
     names = _opponents(vs, n, seat)
     kwargs = agent_kwargs or {}
     for k in kwargs:

@@ -138,6 +138,18 @@ class Game:
                 f"got num_players={num_players!r}")
         return int(num_players)
 
+    def resolve_options(self, options: dict | None = None) -> dict:
+        """The game's option defaults updated with `options`, checked: an unknown name or
+        a bad value raises ValueError naming it."""
+        opts = dict(self.option_defaults)
+        for k, v in (options or {}).items():
+            if k not in self.option_defaults:
+                raise ValueError(f"unknown {self.name} option {k!r}; known options: "
+                                 f"{', '.join(sorted(self.option_defaults)) or 'none'}")
+            opts[k] = v
+        self.parse_options(**opts)
+        return opts
+
     def new_state(self, num_players: int, seed: int, **options) -> np.ndarray:
         """A fresh game with its setup randomness drawn from `seed`."""
         n = self.check_players(num_players)
