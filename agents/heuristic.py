@@ -8,13 +8,34 @@ from numba import njit
 
 # importing the games' strategies binds them to agents.policies.heuristic_action
 from agents import heuristic_hansa, heuristic_voyage, policies  # noqa: F401
-from tradewinds import jitcache
+from tradewinds import jit, jitcache
 
 
 @njit(cache=True)
 def decide(aux, s, mask, key):
     """The heuristic's action for the decider of `s` (a state the decider may see)."""
     return policies.heuristic_action(aux, s, mask, key)
+
+
+@njit(cache=True)
+def playout(aux, s, key, num_actions):
+    """Every seat plays the heuristic to the end of the game, each decision made on a
+    determinization for the decider (as `HeuristicAgent` does, with one generator at `key`
+    for the whole game). Returns the number of decisions, or -1 - decisions if the
+    heuristic chose an illegal action (a bug the caller reports)."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    steps = 0
+    while not jit.is_terminal(aux, s):
+        p = jit.current_player(aux, s)
+        seen = s.copy()
+        jit.determinize(aux, seen, p, key)
+        a = policies.heuristic_action(aux, seen, mask, key)
+        jit.legal_mask(aux, s, mask)
+        if a < 0 or a >= num_actions or not mask[a]:
+            return -1 - steps
+        jit.step(aux, s, a)
+        steps += 1
+    return steps
 
 
 def rng_key(rng: np.random.Generator) -> np.ndarray:
@@ -27,6 +48,7 @@ class HeuristicAgent:
 
     needs_state = True
     name = "heuristic"
+    kernel_policy = "heuristic"     # the arena may play all-heuristic games with `playout`
 
     def __init__(self, game: str = "hansa"):
         from tradewinds import registry

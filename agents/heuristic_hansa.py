@@ -4,7 +4,8 @@
 state that seat may see: the agents pass a determinization). Phase by phase:
 
 * **setup** — cities with two warehouses and no rival stalls first (majorities, monopolies);
-* **refill** — plays the turn ahead after a refill and after a skip and keeps the better;
+* **refill** — plays the turn ahead after a refill and after a skip and keeps the better
+  (refilling whenever the turn after a skip would only pass, so the game moves on to its end);
 * **actions** — a one-segment planner: every "sail the shortest route to city X (teleported
   on a copy: sailing only costs talers), then buy / build / sell there" and "end the turn
   now" is applied with `hansa_env.kernel.step` on a scratch copy and scored by `evaluate`;
@@ -32,7 +33,7 @@ policy with other weights (benchmarks/heuristic_hansa_strength.py tunes with it)
 import numpy as np
 from numba import njit
 
-from agents.policies import bind_heuristic
+from agents.policies import bind_heuristic, bind_values
 from hansa_env import actions as A
 from hansa_env import kernel as K
 from hansa_env.bindings import HansaAux
@@ -404,7 +405,11 @@ def decide(s, mask, key, w):
         v_refill = value[0]
         start[:] = s
         K.step(start, A.SKIP_REFILL)
-        best_plan(start, w, key, value, bufs, vp, e, h)
+        # a turn that would only pass refills anyway: otherwise two players who both
+        # prefer to wait can skip forever (one token left in the warehouses, H11 lets
+        # them) and the game never reaches its end (H27)
+        if best_plan(start, w, key, value, bufs, vp, e, h) == A.END_ACTIONS:
+            return A.REFILL
         return A.REFILL if v_refill > value[0] else A.SKIP_REFILL
     return rng.pick_set(mask, key)
 
@@ -416,7 +421,20 @@ def heuristic_action(aux, s, mask, key):
     return decide(s, mask, key, WEIGHTS.copy())
 
 
+@njit(cache=True)
+def position_values(aux, s, out):
+    """Each seat's standing as `evaluate` sees it (VP, hand, talers, majorities): the
+    leaf judgement of depth-limited searches (agents.policies.position_values)."""
+    vp = np.zeros(MAXP, dtype=np.int64)
+    e = np.zeros(MAXP, dtype=np.float64)
+    h = np.zeros(NTYPE, dtype=np.int64)
+    evaluate(s, 0, WEIGHTS.copy(), vp, e, h)
+    for q in range(s[NP]):
+        out[q] = e[q]
+
+
 bind_heuristic(HansaAux, heuristic_action)
+bind_values(HansaAux, position_values)
 
 
 jitcache.refresh(globals())

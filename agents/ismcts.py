@@ -54,22 +54,23 @@ def _rollout(aux, s, mask, key, kind, depth):
 
 
 @njit(cache=True)
-def _evaluate(aux, s, ret, vp, scale):
+def _evaluate(aux, s, ret, values, scale):
     """Per-seat value of `s`: the returns of a finished game; otherwise a win chance
-    guessed from each seat's VP lead over the best other seat, 1 / (1 + exp(-lead/scale))."""
+    guessed from each seat's lead over the best other seat in the game's judgement of the
+    position (`policies.position_values`: expected final VP), 1 / (1 + exp(-lead/scale))."""
     if jit.is_terminal(aux, s):
         jit.returns(aux, s, ret)
         return
-    jit.scores(aux, s, vp)
+    policies.position_values(aux, s, values)
     n = s[0]
     for p in range(ret.shape[0]):
         ret[p] = 0.0
     for p in range(n):
-        best = -(1 << 30)
+        best = -1e300
         for q in range(n):
-            if q != p and vp[q] > best:
-                best = vp[q]
-        ret[p] = 1.0 / (1.0 + math.exp(-(vp[p] - best) / scale))
+            if q != p and values[q] > best:
+                best = values[q]
+        ret[p] = 1.0 / (1.0 + math.exp(-(values[p] - best) / scale))
 
 
 @njit(cache=True)
@@ -87,14 +88,25 @@ def _select(children, visits, avail, value, node, mask, c):
 
 
 @njit(cache=True)
+def _backup(path, depth, ret, visits, value, mover):
+    visits[0] += 1
+    for i in range(1, depth + 1):
+        n = path[i]
+        visits[n] += 1
+        value[n] += ret[mover[n]]
+
+
+@njit(cache=True)
 def iterate(aux, root, player, key, iterations, c, rollout_kind, rollout_depth, scale, children,
             visits, avail, value, mover, size):
     """Run `iterations` SO-ISMCTS iterations from the searcher `player`'s information set
-    at `root`, growing the tree held in the arrays (size[0] = nodes in use)."""
+    at `root`, growing the tree held in the arrays (size[0] = nodes in use). Selection is
+    UCB with availability counts; every untried legal action is expanded (in random order)
+    before a node's children are compared."""
     num_actions = children.shape[1]
     mask = np.zeros(num_actions, dtype=np.int8)
     ret = np.zeros(4, dtype=np.float64)
-    vp = np.zeros(4, dtype=np.int64)
+    values = np.zeros(4, dtype=np.float64)
     path = np.zeros(children.shape[0], dtype=np.int64)
     for _ in range(iterations):
         s = root.copy()
@@ -137,12 +149,81 @@ def iterate(aux, root, player, key, iterations, c, rollout_kind, rollout_depth, 
             depth += 1
             path[depth] = node
         _rollout(aux, s, mask, key, rollout_kind, rollout_depth)
-        _evaluate(aux, s, ret, vp, scale)
-        visits[0] += 1
-        for i in range(1, depth + 1):
-            n = path[i]
-            visits[n] += 1
-            value[n] += ret[mover[n]]
+        _evaluate(aux, s, ret, values, scale)
+        _backup(path, depth, ret, visits, value, mover)
+
+
+@njit(cache=True)
+def _select_puct(children, visits, avail, value, hint, node, mask, c, prior, fpu):
+    """PUCT with a heuristic prior: the legal action maximising
+    Q + c * P * sqrt(availability) / (1 + visits), P = prior on the heuristic's action plus
+    (1 - prior) / k spread over the k legal actions; an action never tried has Q = `fpu`
+    and the parent's visits as its availability. Bumps the availabilities."""
+    k = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            k += 1
+    best, best_a = -1e300, -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            p_a = (1.0 - prior) / k + (prior if a == hint[node] else 0.0)
+            ch = children[node, a]
+            if ch >= 0:
+                avail[ch] += 1
+                n = visits[ch]
+                q = value[ch] / n if n > 0 else fpu
+                u = q + c * p_a * math.sqrt(avail[ch]) / (1.0 + n)
+            else:
+                u = fpu + c * p_a * math.sqrt(visits[node] + 1.0)
+            if u > best:
+                best, best_a = u, a
+    return best_a
+
+
+@njit(cache=True)
+def iterate_puct(aux, root, player, key, iterations, c, prior, rollout_kind, rollout_depth,
+                 scale, children, visits, avail, value, mover, hint, size):
+    """SO-ISMCTS iterations with PUCT selection guided by the game's heuristic
+    (`policies.heuristic_action`, asked once per node on the determinization that first
+    reaches it). A node grows one child per visit, the child PUCT picks, so with few
+    iterations the search follows the heuristic and leaves it where the values say so.
+    Unvisited actions are judged at the mover's fair share 1/n (first-play urgency)."""
+    num_actions = children.shape[1]
+    mask = np.zeros(num_actions, dtype=np.int8)
+    ret = np.zeros(4, dtype=np.float64)
+    values = np.zeros(4, dtype=np.float64)
+    path = np.zeros(children.shape[0], dtype=np.int64)
+    for _ in range(iterations):
+        s = root.copy()
+        jit.determinize(aux, s, player, key)
+        fpu = 1.0 / s[0]
+        node, depth = 0, 0
+        path[0] = 0
+        while not jit.is_terminal(aux, s):
+            if hint[node] < 0:
+                hint[node] = policies.heuristic_action(aux, s, mask, key)
+            jit.legal_mask(aux, s, mask)
+            p = jit.current_player(aux, s)
+            a = _select_puct(children, visits, avail, value, hint, node, mask, c, prior, fpu)
+            ch = children[node, a]
+            jit.step(aux, s, a)
+            depth += 1
+            if ch < 0:
+                if size[0] >= children.shape[0]:
+                    depth -= 1       # tree full: the rest is rollout
+                    break
+                ch = size[0]
+                size[0] += 1
+                children[node, a] = ch
+                mover[ch] = p
+                avail[ch] = 1
+                path[depth] = ch
+                break
+            node = ch
+            path[depth] = node
+        _rollout(aux, s, mask, key, rollout_kind, rollout_depth)
+        _evaluate(aux, s, ret, values, scale)
+        _backup(path, depth, ret, visits, value, mover)
 
 
 @njit(cache=True)
@@ -167,28 +248,39 @@ class Tree:
         self.avail = np.zeros(max_nodes, dtype=np.int64)
         self.value = np.zeros(max_nodes, dtype=np.float64)
         self.mover = np.zeros(max_nodes, dtype=np.int64)
+        self.hint = np.full(max_nodes, -1, dtype=np.int64)   # heuristic action (PUCT)
         self.size = np.ones(1, dtype=np.int64)
 
 
 def search(game, state, player: int, key: np.ndarray, simulations: int = 400,
            c: float = 0.7, rollout: str = "heuristic", time_budget: float | None = None,
-           action_mask: np.ndarray | None = None, depth: int = -1, scale: float = 5.0):
+           action_mask: np.ndarray | None = None, depth: int = -1, scale: float = 5.0,
+           prior: float = 0.0):
     """Run SO-ISMCTS for `player` (the decider of `state`); returns (action, tree).
     `action_mask`: the decider's legal actions (his own knowledge; computed if None).
-    `depth`: rollout decisions before the position is judged by VP leads (`scale` VP per
-    unit of log-odds); -1 plays rollouts to the end of the game."""
+    `depth`: rollout decisions before the position is judged (`_evaluate`; `scale` VP per
+    unit of log-odds); -1 plays rollouts to the end of the game. `prior` > 0: PUCT
+    selection with that much prior weight on the heuristic's action (`iterate_puct`);
+    0: UCB with availability counts (`iterate`)."""
     tree = Tree(simulations + 1, game.num_actions)
-    args = (tree.children, tree.visits, tree.avail, tree.value, tree.mover, tree.size)
     kind = ROLLOUTS[rollout]
-    opts = (kind, int(depth), float(scale))
+    if prior > 0:
+        def run(k):
+            iterate_puct(game.aux, state, player, key, k, c, prior, kind, int(depth),
+                         float(scale), tree.children, tree.visits, tree.avail, tree.value,
+                         tree.mover, tree.hint, tree.size)
+    else:
+        def run(k):
+            iterate(game.aux, state, player, key, k, c, kind, int(depth), float(scale),
+                    tree.children, tree.visits, tree.avail, tree.value, tree.mover, tree.size)
     if time_budget is None:
-        iterate(game.aux, state, player, key, simulations, c, *opts, *args)
+        run(simulations)
     else:
         deadline = time.perf_counter() + time_budget
         done = 0
         while done < simulations and (done == 0 or time.perf_counter() < deadline):
             k = min(CHUNK, simulations - done)
-            iterate(game.aux, state, player, key, k, c, *opts, *args)
+            run(k)
             done += k
     mask = game.legal_mask(state) if action_mask is None else action_mask
     return int(best_root_action(tree.children, tree.visits, mask)), tree
@@ -201,7 +293,7 @@ class ISMCTSAgent:
 
     def __init__(self, game: str = "hansa", spec: str | None = None, simulations: int = 400,
                  c: float = 0.7, rollout: str | None = None, time_budget: float | None = None,
-                 depth: int = -1, scale: float = 5.0):
+                 depth: int = -1, scale: float = 5.0, prior: float = 0.0):
         from tradewinds import registry
 
         if spec is not None:
@@ -220,12 +312,14 @@ class ISMCTSAgent:
             raise ValueError(f"depth must be -1 (to the end) or >= 0 decisions, got {depth!r}")
         if not scale > 0:
             raise ValueError(f"scale must be positive, got {scale!r}")
+        if not 0.0 <= prior <= 1.0:
+            raise ValueError(f"prior must be in [0, 1], got {prior!r}")
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
         self.game = registry.game(game)
         self.simulations, self.c, self.rollout = int(simulations), float(c), rollout
         self.time_budget = time_budget
-        self.depth, self.scale = int(depth), float(scale)
+        self.depth, self.scale, self.prior = int(depth), float(scale), float(prior)
         self.name = f"mcts:{self.simulations}"
 
     def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
@@ -237,7 +331,7 @@ class ISMCTSAgent:
         player = self.game.current_player(state)
         action, _ = search(self.game, state, player, heuristic.rng_key(rng), self.simulations,
                            self.c, self.rollout, self.time_budget, action_mask,
-                           self.depth, self.scale)
+                           self.depth, self.scale, self.prior)
         return action
 
     def __repr__(self) -> str:

@@ -14,11 +14,14 @@ game's implementation at compile time.
 
 from __future__ import annotations
 
+import numpy as np
 from numba.extending import overload
 
+from tradewinds import jit
 from tradewinds.jit import is_aux
 
 _BOUND: dict = {}
+_VALUES: dict = {}
 
 
 def heuristic_action(aux, s, mask, key):
@@ -40,3 +43,38 @@ def bind_heuristic(aux_class, impl) -> None:
 
 def has_heuristic(aux_class) -> bool:
     return aux_class in _BOUND
+
+
+def position_values(aux, s, out):
+    """Fill `out[p]` with seat p's expected final VP if the game went on from `s` (a state
+    the caller may see): the game's own judgement where it binds one (`bind_values`; Hansa:
+    the heuristic's evaluation of hands, talers and majorities), else the VP now."""
+    raise NotImplementedError("agents.policies functions are called from njit code only")
+
+
+def bind_values(aux_class, impl) -> None:
+    """Make `impl(aux, s, out)` the position judgement of games with `aux_class` aux."""
+    if aux_class in _VALUES:
+        return
+    _VALUES[aux_class] = impl
+
+    def call(aux, s, out):
+        impl(aux, s, out)
+
+    overload(position_values, jit_options={})(
+        lambda aux, s, out: call if is_aux(aux, aux_class) else None)
+
+
+def _vp_now(aux, s, out):
+    vp = np.zeros(out.shape[0], dtype=np.int64)
+    jit.scores(aux, s, vp)
+    for p in range(out.shape[0]):
+        out[p] = vp[p]
+
+
+@overload(position_values, jit_options={})
+def _default_values(aux, s, out):
+    """Games without a judgement of their own: the VP now."""
+    if not any(is_aux(aux, cls) for cls in _VALUES):
+        return _vp_now
+    return None

@@ -101,6 +101,20 @@ def builtin_names() -> frozenset:
 BUILTIN = frozenset({"random", "heuristic", "mcts"})
 
 
+def kernel_policy(name: str) -> str | None:
+    """"random" or "heuristic" when `name`'s factory plays a policy the kernels can play
+    on their own (class attribute ``kernel_policy``, or ``uniform_random = True``), else
+    None. The arena plays a game whose every seat has the same kernel policy (and no
+    factory keywords) inside numba: the same policy, a different random stream."""
+    try:
+        f = factory(name)
+    except ValueError:
+        return None
+    if getattr(f, "uniform_random", False):
+        return "random"
+    return getattr(f, "kernel_policy", None)
+
+
 def is_uniform_random(name: str) -> bool:
     """True when `name` is registered to a factory that plays uniformly random legal actions.
 

@@ -9,7 +9,16 @@ from test_arena import race  # noqa: F401  (fixture: the rigged race game)
 import agents
 from tradewinds import arena, stats
 from tradewinds.cli import main
-from tradewinds.fpa import SequentialStop, parse_players, run_fpa, summarize_rows
+from tradewinds.fpa import (
+    FpaConfig,
+    SequentialStop,
+    SprtConfig,
+    markdown,
+    parse_players,
+    run_fpa,
+    study_table,
+    summarize_rows,
+)
 from tradewinds.store import Store
 
 
@@ -29,27 +38,44 @@ def _row(i, winners, scores, agents_=("random", "random", "random")):
 
 
 def test_win_credit_and_summary_known_values():
+    """Headline numbers use the games that ended by the rules (game 3 was truncated)."""
     rows = [_row(0, [0], [10, 5, 5]), _row(1, [1], [4, 9, 1]), _row(2, [0, 2], [7, 3, 7]),
             _row(3, [0], [8, 8, 2])]
     w = arena.wins_matrix(rows, 3)
     assert w.tolist() == [[1, 0, 0], [0, 1, 0], [0.5, 0, 0.5], [1, 0, 0]]
     study = arena.Study.create("hansa", 3, "random")
     s = summarize_rows(rows, study, n_boot=200)
-    assert s["games"] == 4 and s["truncated"] == 1
-    assert [x["wins"] for x in s["seats"]] == [2.5, 1.0, 0.5]
-    assert s["seats"][0]["win_rate"] == 0.625
-    assert s["seats"][0]["mean_vp"] == pytest.approx(29 / 4)
-    assert s["seats"][0]["ci95"] == pytest.approx(list(stats.wilson_interval(2.5, 4)))
-    # seat 1 margins: 10-5, 4-9, 7-7, 8-8
+    assert s["games"] == 3 and s["games_recorded"] == 4 and s["truncated"] == 1
+    assert s["basis"] == "ended by the rules"
+    assert [x["wins"] for x in s["seats"]] == [1.5, 1.0, 0.5]
+    assert s["seats"][0]["win_rate"] == 0.5
+    assert s["seats"][0]["mean_vp"] == pytest.approx(21 / 3)
+    assert s["seats"][0]["ci95"] == pytest.approx(list(stats.wilson_interval(1.5, 3)))
+    # seat 1 margins: 10-5, 4-9, 7-7
     assert s["margin_seat1"]["mean"] == pytest.approx(0.0)
-    assert s["seats"][1]["mean_margin"] == pytest.approx((-5 + 5 - 4 + 0) / 4)
-    assert s["binomial_seat1"]["successes"] == 3      # 2.5 rounds half up
-    assert s["agents"]["random"] == {"seat_games": 12, "wins": 4.0, "win_rate": 1 / 3}
+    assert s["seats"][1]["mean_margin"] == pytest.approx((-5 + 5 - 4) / 3)
+    assert s["binomial_seat1"]["successes"] == 2      # 1.5 rounds half up
+    assert s["agents"]["random"] == {"seat_games": 9, "wins": 3.0, "win_rate": 1 / 3}
     assert s["seeds"] == [0, 3] and s["mean_steps"] == 10
     assert s["initial_turn_orders"] == [[0, 1, 2]]
-    ref = stats.summarize(w, arena.scores_matrix(rows, 3), 3, n_boot=200, rng=0)
+    ended = rows[:3]
+    ref = stats.summarize(arena.wins_matrix(ended, 3), arena.scores_matrix(ended, 3), 3,
+                          n_boot=200, rng=0)
     for key in ("binomial_seat1", "chi_square", "sprt", "margin_seat1", "power"):
         assert s[key] == ref[key]
+    b = s["balance"]
+    assert b["completion"] == 0.75 and b["shared_wins"] == pytest.approx(1 / 3)
+    assert b["balance"] == pytest.approx(1 - (0.5 - 1 / 6))
+
+
+def test_all_truncated_falls_back_to_the_cap_scores_and_says_so():
+    rows = [{**_row(i, [i % 3], [5, 5, 5]), "truncated": True} for i in range(6)]
+    s = summarize_rows(rows, arena.Study.create("hansa", 3, "random"), n_boot=100)
+    assert s["games"] == 6 and s["truncated"] == 6 and s["basis"].startswith("all games")
+    assert s["balance"]["mostly_truncated"] and s["balance"]["completion"] == 0.0
+    _, notes = study_table(s)
+    assert any(n.startswith("MOST GAMES TRUNCATED") for n in notes)
+    assert "(all: scored at cap)" in markdown([s])
 
 
 def test_sequential_stop_matches_sprt_in_seed_order():
@@ -67,15 +93,15 @@ def test_sequential_stop_matches_sprt_in_seed_order():
 
 def test_sprt_stops_the_study_early_and_keeps_games(race, tmp_path):  # noqa: F811
     db = tmp_path / "r.sqlite"
-    kw = dict(db=db, workers=1, chunk_size=10, use_sprt=True, progress=False, n_boot=200,
-              write_files=False)
-    rep = run_fpa("race", 2, "advance", 1000, **kw)     # seat 1 moves first: always wins
+    kw = dict(db=db, workers=1, chunk_size=10, sprt=SprtConfig(enabled=True), progress=False,
+              n_boot=200, write_files=False)
+    rep = run_fpa(FpaConfig("race", 2, "advance", 1000, **kw))  # seat 1 moves first: wins
     (s,) = rep["studies"]
     assert s["stopped_by_sprt"] and s["sprt"]["decision"] == "accept_h1"
     assert s["sprt"]["stopped_at"] == 30 and s["games"] == 30
-    rep2 = run_fpa("race", 2, "advance", 1000, **kw)    # resumed: already decided
+    rep2 = run_fpa(FpaConfig("race", 2, "advance", 1000, **kw))  # resumed: already decided
     assert rep2["studies"][0]["played_now"] == 0 and rep2["studies"][0]["games"] == 30
-    rep3 = run_fpa("race", 2, "advance", 50, **{**kw, "use_sprt": False})
+    rep3 = run_fpa(FpaConfig("race", 2, "advance", 50, **{**kw, "sprt": SprtConfig()}))
     assert rep3["studies"][0]["games"] == 50 and rep3["studies"][0]["played_now"] == 20
     assert rep3["studies"][0]["seats"][0]["win_rate"] == 1.0
 
@@ -94,7 +120,8 @@ def test_cli_smoke_writes_json_png_and_prints_tables(tmp_path, capsys):
     png = db.parent / "fpa_hansa_random_2-3p.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     md = (db.parent / "fpa_hansa_random_2-3p.md").read_text()
-    assert md.startswith("| players | games | seat 1 win rate") and md.count("\n| 3 | ") == 4
+    assert md.startswith("| players | games | truncated | seat 1 win rate")
+    assert md.count("\n| 3 | ") == 4
     rep = json.loads(jpath.read_text())
     assert rep["players"] == [2, 3] and rep["games"] == 200
     assert [s["num_players"] for s in rep["studies"]] == [2, 3]

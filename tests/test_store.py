@@ -101,3 +101,22 @@ def test_readonly_reader_sees_committed_rows_while_writer_is_open(tmp_path):
             assert r.count(rid) == 3
             with pytest.raises(sqlite3.OperationalError):
                 r.con.execute("DELETE FROM game")
+
+
+def test_schema_1_file_is_upgraded_and_keeps_its_games(tmp_path):
+    """A results file written before game.rounds existed opens, gains the column (NULL for
+    its old games) and resumes; new games store their rounds."""
+    path = tmp_path / "old.sqlite"
+    with Store(path) as s:
+        rid = s.run_id(IDENTITY, VERSIONS)
+        s.add_games(rid, [row(0)])
+    con = sqlite3.connect(path)        # rebuild the file as schema 1 wrote it
+    con.executescript("ALTER TABLE game DROP COLUMN rounds; PRAGMA user_version=1;")
+    con.close()
+    with Store(path, readonly=True) as s:             # readable as it is
+        assert s.games(rid)[0]["steps"] == 50
+    with Store(path) as s:
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert tuple(r[1] for r in s.con.execute("PRAGMA table_info(game)")) == GAME_COLUMNS
+        assert s.add_games(rid, [row(0), {**row(1), "rounds": 12}]) == 1
+        assert [g["rounds"] for g in s.games(rid)] == [None, 12]

@@ -21,12 +21,14 @@ Two ways to play a game (recorded per run and per game as ``path``):
 * ``python`` — the general path: ``Game`` step by step; the agent of
   ``game.current_player(state)`` gets ``game.observe(state, p)``,
   ``game.legal_mask(state)`` and its seat's generator, and returns an action id.
-* ``kernel`` — the fast path, used when every seat is the uniformly random agent: the
-  whole game runs inside numba (``kernels.random_playout(state, key)``, thousands of games
-  per second per core). Its choices are as uniform as ``RandomAgent``'s and as determined by
-  the seed (the key is a SplitMix64 hash of the seed, see `playout_key`), but they come from
-  the kernel's generator, so the individual games differ from the python path's.
-  ``fast=False`` forces the python path.
+* ``kernel`` — the fast path, used when every seat plays the same policy the kernels can
+  play on their own (`agents.kernel_policy`: the uniformly random agent, or the heuristic)
+  with no factory keywords: the whole game runs inside numba (``kernels.random_playout``,
+  thousands of games per second per core; ``agents.heuristic.playout``, each decision on
+  a determinization for the decider, as `HeuristicAgent` plays). The choices follow the
+  same policy and are as determined by the seed (the key is a SplitMix64 hash of the seed,
+  see `playout_key`), but they come from the kernel's generator, so the individual games
+  differ from the python path's. ``fast=False`` forces the python path.
 
 Parallelism: seeds are cut into chunks; a backend plays chunks (``play_chunk``) and hands
 the rows back to the single writer (the caller, who stores them). Backends: ``local`` with
@@ -142,9 +144,12 @@ class Study:
         for k in kwargs:
             if k not in agents:
                 raise ValueError(f"agent_kwargs for {k!r}, which is not in the line-up")
-        uniform = all(agent_registry.is_uniform_random(a) and a not in kwargs for a in agents)
-        path = "kernel" if (fast and uniform and hasattr(handle.kernels, "random_playout")) \
-            else "python"
+        policies = {agent_registry.kernel_policy(a) if a not in kwargs else None
+                    for a in agents}
+        (policy,) = policies if len(policies) == 1 else (None,)
+        kernel = policy == "heuristic" or (policy == "random"
+                                           and hasattr(handle.kernels, "random_playout"))
+        path = "kernel" if fast and kernel else "python"
         return cls(game=game, num_players=n, agents=agents, options=opts, agent_kwargs=kwargs,
                    seating=seating, base_seed=int(base_seed), path=path)
 
@@ -227,7 +232,7 @@ def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
     state = game.new_state(n, seed, **study.options)
     order = initial_turn_order(game, state)
     if study.path == "kernel":
-        steps = int(game.kernels.random_playout(state, playout_key(seed)))
+        steps = _kernel_playout(study, game, state, seed)
     else:
         seats = _seats or _Seats(study)
         players = [seats.get(s, name) for s, name in enumerate(seat_names)]
@@ -250,9 +255,25 @@ def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
         "game_index": int(index), "seed": seed, "game": study.game, "num_players": n,
         "options": study.options, "agents": list(seat_names), "turn_order": order,
         "scores": [int(x) for x in game.scores(state)], "winners": game.winners(state),
-        "steps": steps, "truncated": bool(game.is_truncated(state)), "duration": duration,
+        "steps": steps, "rounds": game.round(state),
+        "truncated": bool(game.is_truncated(state)), "duration": duration,
         "path": study.path, "versions": _versions or versions(),
     }
+
+
+def _kernel_playout(study: Study, game, state, seed: int) -> int:
+    """The whole game inside numba with the seats' common kernel policy."""
+    import agents as agent_registry
+
+    if agent_registry.kernel_policy(study.agents[0]) == "random":
+        return int(game.kernels.random_playout(state, playout_key(seed)))
+    from agents import heuristic
+
+    steps = int(heuristic.playout(game.aux, state, playout_key(seed), game.num_actions))
+    if steps < 0:
+        raise RuntimeError(f"the heuristic chose an illegal action in {study.game} seed "
+                           f"{seed} after {-1 - steps} decisions")
+    return steps
 
 
 def play_chunk(study: Study, indices: Sequence[int], factories: dict | None = None) -> list:

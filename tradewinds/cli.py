@@ -1,4 +1,5 @@
-"""The `tradewinds` command line: demo, fpa (first-player advantage), match, play, bench.
+"""The `tradewinds` command line: demo, fpa (first-player advantage), ladder, match, play,
+bench.
 
 Errors are one line on stderr naming what was wrong, with exit status 2 (bad arguments,
 bad database or output paths, unknown games, agents or options), checked before any game
@@ -147,23 +148,43 @@ def demo(args) -> int:
 
 def fpa(args) -> int:
     """First-player-advantage study: arena games into SQLite, statistics, JSON and PNG."""
-    from tradewinds.fpa import run_fpa
+    from tradewinds.fpa import FpaConfig, SprtConfig, run_fpa
     from tradewinds.match import check_writable_dir
 
-    options = _options(args)
-    agent_kwargs = parse_agent_kwargs(args.agent_kwargs)
+    config = FpaConfig(
+        game=args.game, players=args.players, agent=args.agent, games=args.games,
+        base_seed=args.seed, options=_options(args),
+        agent_kwargs=parse_agent_kwargs(args.agent_kwargs), seating=args.seating,
+        fast=not args.no_fast, db=args.db, out=args.out, name=args.name,
+        backend=args.backend, workers=args.workers, address=args.address,
+        chunk_size=args.chunk_size,
+        sprt=SprtConfig(args.sprt, args.delta, args.alpha, args.beta), n_boot=args.n_boot,
+        progress=not args.no_progress, command="tradewinds " + " ".join(args.argv))
     _check_backend(args)
-    check_writable_dir(args.out if args.out is not None else Path(args.db).parent,
-                       "--out" if args.out is not None else "--db directory")
+    check_writable_dir(config.out, "--out" if args.out is not None else "--db directory")
     args.stored_before = _stored_games(args.db)
-    run_fpa(args.game, args.players, args.agent, args.games, db=args.db, out=args.out,
-            name=args.name, workers=args.workers, backend=args.backend,
-            address=args.address, seating=args.seating, base_seed=args.seed,
-            options=options, agent_kwargs=agent_kwargs, fast=not args.no_fast,
-            use_sprt=args.sprt, delta=args.delta, alpha=args.alpha, beta=args.beta,
-            n_boot=args.n_boot, chunk_size=args.chunk_size,
-            progress=not args.no_progress,
-            command="tradewinds " + " ".join(args.argv))
+    run_fpa(config)
+    return 0
+
+
+def ladder(args) -> int:
+    """Seat advantage against playing strength: one study per level, mirrored seeds."""
+    from tradewinds.ladder import LadderConfig, run_ladder
+    from tradewinds.match import check_writable_dir
+
+    config = LadderConfig(
+        game=args.game, levels=args.levels, players=args.players, games=args.games,
+        base_seed=args.seed, options=_options(args),
+        agent_kwargs=parse_agent_kwargs(args.agent_kwargs), fast=not args.no_fast,
+        db=args.db, out=args.out, name=args.name, backend=args.backend,
+        workers=args.workers, address=args.address, chunk_size=args.chunk_size,
+        n_boot=args.n_boot, progress=not args.no_progress,
+        command="tradewinds " + " ".join(args.argv))
+    config.studies()           # every level and option checked before anything is written
+    _check_backend(args)
+    check_writable_dir(config.out, "--out" if args.out is not None else "--db directory")
+    args.stored_before = _stored_games(args.db)
+    run_ladder(config)
     return 0
 
 
@@ -236,6 +257,8 @@ def _add_common(p, *, db_default: Path, what: str) -> None:
 def build_parser() -> ArgumentParser:
     from tradewinds import __version__
     from tradewinds.fpa import DEFAULT_DB as FPA_DB
+    from tradewinds.ladder import DEFAULT_DB as LADDER_DB
+    from tradewinds.ladder import DEFAULT_LEVELS as LADDER_LEVELS
     from tradewinds.match import DEFAULT_DB as MATCH_DB
 
     parser = ArgumentParser(prog="tradewinds", description=__doc__.splitlines()[0])
@@ -282,6 +305,27 @@ def build_parser() -> ArgumentParser:
                    help="bootstrap resamples (default 10000)")
     _add_common(p, db_default=FPA_DB, what="JSON, markdown and PNG")
     p.set_defaults(func=fpa)
+
+    p = sub.add_parser(
+        "ladder", help="seat advantage against playing strength: one study per level",
+        description="For every level (an agent playing every seat) and player count, plays "
+        "games 0..K-1 with the same seeds (mirrored: the levels differ only in the agent) "
+        "into the results database (resuming), then prints seat 1's win rate and VP margin "
+        "with 95% intervals and the balance metrics per level, and writes JSON, markdown "
+        "and a PNG plot.")
+    p.add_argument("game", type=game_name, help="game name: hansa or voyage")
+    p.add_argument("--levels", default=",".join(LADDER_LEVELS),
+                   help=f"agents, weakest first (default {','.join(LADDER_LEVELS)})")
+    p.add_argument("--players", default="2,3,4", help="player count(s): 3, 2,3,4 or 2-4 "
+                   "(default 2,3,4)")
+    p.add_argument("--games", type=int_at_least(1), default=400,
+                   help="games per level and player count (default 400)")
+    p.add_argument("--name", default=None, help="file stem of the outputs (default "
+                   "ladder_<game>_<players>p)")
+    p.add_argument("--n-boot", type=int_at_least(1), default=2000,
+                   help="bootstrap resamples (default 2000)")
+    _add_common(p, db_default=LADDER_DB, what="JSON, markdown and PNG")
+    p.set_defaults(func=ladder)
 
     p = sub.add_parser(
         "match", help="head-to-head match: rotated seats, win rates, openskill and Elo",

@@ -9,8 +9,10 @@ table, a JSON summary, the tables as Markdown and a PNG plot (seat win rates wit
 and the fair share; histogram of seat 1's VP margin), one panel column per player count.
 
 Seat 1 is seat index 0, the first player of the initial turn order (see tradewinds.arena).
-Wins shared by k players count 1/k each (see tradewinds.stats). Truncated games (round cap)
-count with the winners the game declares; their number is reported.
+Wins shared by k players count 1/k each (see tradewinds.stats). The headline numbers use
+the games that ended by the rules; games stopped at the round cap are counted beside them,
+and a study where most games were stopped says so (see `summarize_rows`). Each study also
+gets the balance metrics of tradewinds.balance (balance, completion, shared wins, length).
 
 With ``sprt=True`` the study stops as soon as Wald's SPRT (H0: seat 1 wins 1/n, H1: 1/n +
 delta) decides on the games in seed order; the games already played are kept.
@@ -22,11 +24,12 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from tradewinds import arena, stats
+from tradewinds import arena, balance, stats
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "fpa.sqlite"
@@ -92,20 +95,28 @@ class SequentialStop:
 
 def summarize_rows(rows: Sequence[dict], study: arena.Study, *, delta: float = 0.05,
                    alpha: float = 0.05, beta: float = 0.2, n_boot: int = 10_000) -> dict:
-    """`stats.summarize` of recorded games plus per-seat mean VP, agents and bookkeeping."""
+    """`stats.summarize` of recorded games plus per-seat mean VP, balance metrics, agents and
+    bookkeeping.
+
+    The headline statistics (win rates, tests, margins) use the games that ended by the
+    rules; games stopped at the round cap are counted beside them (``truncated``) and in the
+    balance metrics' completion. Only when no game ended by the rules do the headline
+    numbers fall back to all games, scored as they stand at the cap (``basis`` says which).
+    """
     n = study.num_players
-    seat_w = arena.wins_matrix(rows, n)
-    w = arena.by_position(seat_w, rows)  # the study measures initial turn-order positions
-    s = arena.by_position(arena.scores_matrix(rows, n), rows)
+    used, basis = balance.headline_rows(rows)
+    seat_w = arena.wins_matrix(used, n)
+    w = arena.by_position(seat_w, used)  # the study measures initial turn-order positions
+    s = arena.by_position(arena.scores_matrix(used, n), used)
     out = stats.summarize(w, s, n, delta=delta, alpha=alpha, beta=beta, n_boot=n_boot, rng=0)
+    identity = all(r["turn_order"] == list(range(n)) for r in used)
     for i, seat in enumerate(out["seats"]):
         seat["mean_vp"] = float(s[:, i].mean())
-        identity = all(r["turn_order"] == list(range(n)) for r in rows)
         seat["agent"] = (study.agents[i] if study.seating == "fixed" and identity
                          else "varies by game")
         seat["ci95_half_width"] = (seat["ci95"][1] - seat["ci95"][0]) / 2
     per_agent: dict[str, dict] = {}
-    for r, wr in zip(rows, seat_w, strict=True):
+    for r, wr in zip(used, seat_w, strict=True):
         for seat, name in enumerate(r["agents"]):
             a = per_agent.setdefault(name, {"seat_games": 0, "wins": 0.0})
             a["seat_games"] += 1
@@ -115,6 +126,7 @@ def summarize_rows(rows: Sequence[dict], study: arena.Study, *, delta: float = 0
     steps = np.array([r["steps"] for r in rows], dtype=float)
     dur = np.array([r["duration"] for r in rows], dtype=float)
     orders = {json.dumps(r["turn_order"]) for r in rows}
+    metrics = balance.metrics(rows, n)
     out.update({
         "game": study.game,
         "study": study.identity(),
@@ -122,13 +134,35 @@ def summarize_rows(rows: Sequence[dict], study: arena.Study, *, delta: float = 0
                          "k-1; Voyage: the random order before the round-1 bidding, V5)"),
         "initial_turn_orders": sorted(json.loads(o) for o in orders),
         "agents": per_agent,
-        "truncated": int(sum(bool(r["truncated"]) for r in rows)),
+        "basis": basis,
+        "games_recorded": len(rows),
+        "truncated": metrics["truncated"],
+        "balance": metrics,
+        "length_distribution": balance.length_distribution(rows),
         "mean_steps": float(steps.mean()),
         "game_seconds_total": float(dur.sum()),
         "max_ci95_half_width": max(seat["ci95_half_width"] for seat in out["seats"]),
-        "seeds": [study.seed(0), study.seed(max(r["game_index"] for r in rows))],
+        "seeds": [study.seed(min(r["game_index"] for r in rows)),
+                  study.seed(max(r["game_index"] for r in rows))],
     })
     return out
+
+
+def _truncation_note(summary: dict) -> str:
+    b = summary["balance"]
+    note = (f"{b['ended_by_rules']} of {b['games']} games ended by the rules, "
+            f"{b['truncated']} stopped at the round cap; headline numbers: {summary['basis']}")
+    if b["mostly_truncated"]:
+        note = "MOST GAMES TRUNCATED: " + note
+    return note
+
+
+def _balance_note(summary: dict) -> str:
+    b = summary["balance"]
+    rounds = "n/a" if b["mean_rounds"] is None else f"{b['mean_rounds']:.1f}"
+    return (f"balance {b['balance']:.3f} (1 - largest gap between seats' win rates), "
+            f"completion {b['completion']:.3f}, shared wins {b['shared_wins']:.3f}, "
+            f"mean length {rounds} rounds / {b['mean_decisions']:.1f} decisions")
 
 
 def study_table(summary: dict, *, show_sprt: bool = False):
@@ -138,7 +172,9 @@ def study_table(summary: dict, *, show_sprt: bool = False):
     st = summary["study"]
     n = summary["num_players"]
     agents = sorted(set(st["agents"]))
-    title = (f"{summary['game']}, {n} players: {summary['games']} games, "
+    ended = (f"{summary['games']} games" if summary["truncated"] == 0 else
+             f"{summary['games_recorded']} games ({summary['truncated']} truncated)")
+    title = (f"{summary['game']}, {n} players: {ended}, "
              f"{'/'.join(agents)} agent{'s' if len(st['agents']) > 1 else ''} "
              f"({st['seating']} seating, {st['path']} path, seeds "
              f"{summary['seeds'][0]}..{summary['seeds'][1]})")
@@ -170,8 +206,8 @@ def study_table(summary: dict, *, show_sprt: bool = False):
         notes.append(f"SPRT (H0 p={s['p0']:.3f}, H1 p={s['p1']:.3f}, alpha={s['alpha']:g}, "
                      f"beta={s['beta']:g}): {s['decision']} {where}")
     notes.append(summary["power"])
-    notes.append(f"truncated games: {summary['truncated']}; mean decisions per game "
-                 f"{summary['mean_steps']:.1f}")
+    notes.append(_truncation_note(summary))
+    notes.append(_balance_note(summary))
     return t, notes
 
 
@@ -181,31 +217,49 @@ def overview_table(summaries: Sequence[dict]):
 
     t = Table(title=f"{summaries[0]['game']}: first-player (seat 1) advantage",
               title_justify="left")
-    for col in ("players", "games", "seat 1 wins [95% CI]", "fair", "binom p", "chi2 p",
-                "seat 1 margin [95% CI]"):
+    for col in ("players", "games", "truncated", "seat 1 wins [95% CI]", "fair", "binom p",
+                "chi2 p", "seat 1 margin [95% CI]", "balance", "rounds"):
         t.add_column(col, justify="right")
     for s in summaries:
         seat = s["seats"][0]
         m = s["margin_seat1"]
-        t.add_row(str(s["num_players"]), str(s["games"]),
+        b = s["balance"]
+        t.add_row(str(s["num_players"]), str(s["games"]), _truncated_cell(s),
                   f"{seat['win_rate']:.3f} [{seat['ci95'][0]:.3f}, {seat['ci95'][1]:.3f}]",
                   f"{s['fair_share']:.3f}", f"{s['binomial_seat1']['p_two_sided']:.3g}",
                   f"{s['chi_square']['p_value']:.3g}",
-                  f"{m['mean']:+.2f} [{m['lo']:+.2f}, {m['hi']:+.2f}]")
+                  f"{m['mean']:+.2f} [{m['lo']:+.2f}, {m['hi']:+.2f}]",
+                  f"{b['balance']:.3f}", _rounds_cell(b))
     return t
+
+
+def _truncated_cell(summary: dict) -> str:
+    """Truncated games beside the headline; '(all, at cap)' when the headline had to use
+    them."""
+    k = summary["truncated"]
+    if summary["basis"] == balance.AT_CAP:
+        return f"{k} (all: scored at cap)"
+    return f"{k} (most!)" if summary["balance"]["mostly_truncated"] else str(k)
+
+
+def _rounds_cell(b: dict) -> str:
+    return "n/a" if b["mean_rounds"] is None else f"{b['mean_rounds']:.1f}"
 
 
 def markdown(summaries: Sequence[dict]) -> str:
     """The overview and per-seat tables as Markdown (for a README or a report)."""
-    lines = ["| players | games | seat 1 win rate [95% CI] | fair | binomial p | chi-square p "
-             "| seat 1 VP margin [95% CI] |", "|---:|---:|---|---:|---:|---:|---|"]
+    lines = ["| players | games | truncated | seat 1 win rate [95% CI] | fair | binomial p "
+             "| chi-square p | seat 1 VP margin [95% CI] | balance | shared wins | rounds |",
+             "|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---:|"]
     for s in summaries:
-        seat, m = s["seats"][0], s["margin_seat1"]
+        seat, m, b = s["seats"][0], s["margin_seat1"], s["balance"]
         lines.append(
-            f"| {s['num_players']} | {s['games']} | {seat['win_rate']:.3f} "
-            f"[{seat['ci95'][0]:.3f}, {seat['ci95'][1]:.3f}] | {s['fair_share']:.3f} | "
-            f"{s['binomial_seat1']['p_two_sided']:.3g} | {s['chi_square']['p_value']:.3g} | "
-            f"{m['mean']:+.2f} [{m['lo']:+.2f}, {m['hi']:+.2f}] |")
+            f"| {s['num_players']} | {s['games']} | {_truncated_cell(s)} | "
+            f"{seat['win_rate']:.3f} [{seat['ci95'][0]:.3f}, {seat['ci95'][1]:.3f}] | "
+            f"{s['fair_share']:.3f} | {s['binomial_seat1']['p_two_sided']:.3g} | "
+            f"{s['chi_square']['p_value']:.3g} | {m['mean']:+.2f} [{m['lo']:+.2f}, "
+            f"{m['hi']:+.2f}] | {b['balance']:.3f} | {b['shared_wins']:.3f} | "
+            f"{_rounds_cell(b)} |")
     lines += ["", "| players | seat | win rate | 95% CI (Wilson) | mean VP | mean margin |",
               "|---:|---:|---:|---|---:|---:|"]
     for s in summaries:
@@ -277,7 +331,8 @@ def plot(summaries: Sequence[dict], margins: Sequence[np.ndarray], path: str | P
 # ------------------------------------------------------------------------------ driver
 
 
-def _progress(console, enabled: bool):
+def progress_bar(console, enabled: bool):
+    """The studies' rich progress bar (one task per study, games/s, time left)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -299,15 +354,98 @@ def _progress(console, enabled: bool):
                     disable=not enabled, transient=False)
 
 
-def run_fpa(game: str, players: Sequence[int] | str | int, agent: str | Sequence[str] = "random",
-            games: int = 2000, *, db: str | Path = DEFAULT_DB, out: str | Path | None = None,
-            name: str | None = None, workers: int | None = None, backend: str = "local",
-            address: str | None = None, seating: str = "fixed", base_seed: int = 0,
-            options: dict | None = None, agent_kwargs: dict | None = None, fast: bool = True,
-            use_sprt: bool = False, delta: float = 0.05, alpha: float = 0.05,
-            beta: float = 0.2, n_boot: int = 10_000, chunk_size: int | None = None,
-            progress: bool = True, console=None, write_files: bool = True,
-            command: str | None = None) -> dict:
+@dataclass
+class SprtConfig:
+    """Wald's SPRT stop and the power figure: H0 seat 1 wins 1/n, H1 1/n + delta."""
+
+    enabled: bool = False
+    delta: float = 0.05
+    alpha: float = 0.05
+    beta: float = 0.2
+
+
+@dataclass
+class FpaConfig:
+    """Everything `tradewinds fpa` needs: which games (`game`, `players`, `agent`, `games`,
+    `base_seed`, `options`, `agent_kwargs`, `seating`, `fast`), where they go (`db`, `out`,
+    `name`), who plays them (`backend`, `workers`, `address`, `chunk_size`) and how they are
+    tested (`sprt`, `n_boot`)."""
+
+    game: str
+    players: Sequence[int] | str | int = "2,3,4"
+    agent: str | Sequence[str] = "random"
+    games: int = 2000
+    base_seed: int = 0
+    options: dict | None = None
+    agent_kwargs: dict | None = None
+    seating: str = "fixed"
+    fast: bool = True
+    db: str | Path = DEFAULT_DB
+    out: str | Path | None = None
+    name: str | None = None
+    backend: str = "local"
+    workers: int | None = None
+    address: str | None = None
+    chunk_size: int | None = None
+    sprt: SprtConfig = field(default_factory=SprtConfig)
+    n_boot: int = 10_000
+    progress: bool = True
+    write_files: bool = True
+    command: str | None = None
+
+    def __post_init__(self):
+        self.players = parse_players(self.players)
+        if not isinstance(self.games, (int, np.integer)) or self.games < 1:
+            raise ValueError(f"--games must be at least 1, got {self.games}")
+        self.db = Path(self.db)
+        self.out = Path(self.out) if self.out is not None else self.db.parent
+
+    def studies(self) -> list[arena.Study]:
+        return [arena.Study.create(self.game, n, self.agent, options=self.options,
+                                   agent_kwargs=self.agent_kwargs, seating=self.seating,
+                                   base_seed=self.base_seed, fast=self.fast)
+                for n in self.players]
+
+    def stem(self, studies: Sequence[arena.Study]) -> str:
+        return self.name or (f"fpa_{self.game}_{studies[0].label()}_"
+                             f"{'-'.join(map(str, self.players))}p")
+
+
+def play_study(study: arena.Study, store: Store, backend, games: int, *, bar=None,
+               chunk_size: int | None = None, sprt: SprtConfig | None = None,
+               n_boot: int = 10_000) -> tuple[dict, arena.RunResult, list[dict]]:
+    """Play (or resume) games 0..games-1 of `study` into `store` and summarise them.
+
+    Returns (summary, run result, the stored rows)."""
+    sprt = sprt or SprtConfig()
+    run_id = store.run_id(study.identity(), arena.versions())
+    stop = None
+    if sprt.enabled:
+        stop = SequentialStop(study.num_players, sprt.delta, sprt.alpha, sprt.beta)
+        stop(store.games(run_id, below=games))
+    have = store.count(run_id, below=games)
+    task = None
+    if bar is not None:
+        task = bar.add_task(f"{study.game} {study.num_players}p {study.label()}",
+                            total=games, completed=have)
+    if stop is not None and stop.decided:
+        res = arena.RunResult(run_id, games, have, 0, 0.0, True)
+    else:
+        res = arena.run(study, store, games, backend=backend, chunk_size=chunk_size,
+                        on_rows=None if bar is None else
+                        (lambda rows: bar.advance(task, len(rows))), stop=stop)
+    rows = store.games(run_id, below=games)
+    summary = summarize_rows(rows, study, delta=sprt.delta, alpha=sprt.alpha, beta=sprt.beta,
+                             n_boot=n_boot)
+    summary.update({"run_id": run_id, "played_now": res.played,
+                    "already_stored": res.already, "elapsed_now": res.elapsed,
+                    "stopped_by_sprt": bool(stop is not None and stop.decided),
+                    "games_per_second_now": res.played / res.elapsed
+                    if res.elapsed > 0 and res.played else None})
+    return summary, res, rows
+
+
+def run_fpa(config: FpaConfig, console=None) -> dict:
     """Run (or resume) the study for every player count; print tables; write JSON and PNG.
 
     Returns the report dict (also written as JSON): {"studies": [summary per player
@@ -315,50 +453,25 @@ def run_fpa(game: str, players: Sequence[int] | str | int, agent: str | Sequence
     """
     from rich.console import Console
 
+    c = config
     console = console or Console()
-    players = parse_players(players)
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
-    studies = [arena.Study.create(game, n, agent, options=options, agent_kwargs=agent_kwargs,
-                                  seating=seating, base_seed=base_seed, fast=fast)
-               for n in players]
-    db = Path(db)
-    out = Path(out) if out is not None else db.parent
-    stem = name or f"fpa_{game}_{studies[0].label()}_{'-'.join(map(str, players))}p"
+    studies = c.studies()
     summaries, margins, timings = [], [], []
     t_all = time.perf_counter()
-    with Store(db) as store, arena.make_backend(backend, workers, address) as be, \
-            _progress(console, progress) as bar:
+    with Store(c.db) as store, arena.make_backend(c.backend, c.workers, c.address) as be, \
+            progress_bar(console, c.progress) as bar:
         for study in studies:
-            run_id = store.run_id(study.identity(), arena.versions())
-            stop = None
-            if use_sprt:
-                stop = SequentialStop(study.num_players, delta, alpha, beta)
-                stop(store.games(run_id, below=games))
-            have = store.count(run_id, below=games)
-            task = bar.add_task(f"{game} {study.num_players}p", total=games, completed=have)
-            if stop is not None and stop.decided:
-                res = arena.RunResult(run_id, games, have, 0, 0.0, True)
-            else:
-                res = arena.run(study, store, games, backend=be, chunk_size=chunk_size,
-                                on_rows=lambda rows, t=task: bar.advance(t, len(rows)),
-                                stop=stop)
+            summary, res, rows = play_study(study, store, be, c.games, bar=bar,
+                                            chunk_size=c.chunk_size, sprt=c.sprt,
+                                            n_boot=c.n_boot)
             timings.append(res)
-            rows = store.games(run_id, below=games)
-            summary = summarize_rows(rows, study, delta=delta, alpha=alpha, beta=beta,
-                                     n_boot=n_boot)
-            summary.update({"run_id": run_id, "played_now": res.played,
-                            "already_stored": res.already, "elapsed_now": res.elapsed,
-                            "stopped_by_sprt": bool(use_sprt and stop is not None
-                                                    and stop.decided),
-                            "games_per_second_now": res.played / res.elapsed
-                            if res.elapsed > 0 and res.played else None})
             summaries.append(summary)
-            margins.append(stats.margins(arena.scores_matrix(rows, study.num_players)))
+            used, _ = balance.headline_rows(rows)
+            margins.append(stats.margins(arena.scores_matrix(used, study.num_players)))
         workers_used = be.workers
     elapsed = time.perf_counter() - t_all
     for s in summaries:
-        table, notes = study_table(s, show_sprt=use_sprt)
+        table, notes = study_table(s, show_sprt=c.sprt.enabled)
         console.print(table)
         for line in notes:
             console.print("  " + line, highlight=False)
@@ -369,19 +482,20 @@ def run_fpa(game: str, players: Sequence[int] | str | int, agent: str | Sequence
     play_time = sum(r.elapsed for r in timings)
     rate = f" ({played / play_time:,.0f} games/s)" if played and play_time > 0 else ""
     console.print(f"{played} games played now{rate}, "
-                  f"{sum(r.already for r in timings)} resumed from {db}; {elapsed:.1f} s total "
-                  f"with {workers_used} {backend} worker{'s' if workers_used > 1 else ''}",
-                  highlight=False)
+                  f"{sum(r.already for r in timings)} resumed from {c.db}; {elapsed:.1f} s "
+                  f"total with {workers_used} {c.backend} worker"
+                  f"{'s' if workers_used > 1 else ''}", highlight=False)
     report = {
-        "command": command or " ".join(sys.argv),
-        "game": game, "players": players, "games": games, "db": str(db),
-        "backend": backend, "workers": workers_used, "elapsed": elapsed,
+        "command": c.command or " ".join(sys.argv),
+        "game": c.game, "players": c.players, "games": c.games, "db": str(c.db),
+        "backend": c.backend, "workers": workers_used, "elapsed": elapsed,
         "versions": arena.versions(), "studies": summaries,
     }
-    if write_files:
-        out.mkdir(parents=True, exist_ok=True)
-        png = plot(summaries, margins, out / f"{stem}.png")
-        jpath, mpath = out / f"{stem}.json", out / f"{stem}.md"
+    if c.write_files:
+        stem = c.stem(studies)
+        c.out.mkdir(parents=True, exist_ok=True)
+        png = plot(summaries, margins, c.out / f"{stem}.png")
+        jpath, mpath = c.out / f"{stem}.json", c.out / f"{stem}.md"
         report["json"], report["png"], report["markdown"] = str(jpath), str(png), str(mpath)
         jpath.write_text(json.dumps(report, indent=2) + "\n")
         mpath.write_text(markdown(summaries))

@@ -261,7 +261,7 @@ def run_match(config: MatchConfig, console=None) -> dict:
     report (also the JSON's content)."""
     from rich.console import Console
 
-    from tradewinds.fpa import _progress
+    from tradewinds.fpa import progress_bar
 
     console = console or Console()
     studies = config.validate()
@@ -282,7 +282,7 @@ def run_match(config: MatchConfig, console=None) -> dict:
             be = arena.make_backend(config.backend, config.workers, config.address)
         except RuntimeError as e:           # e.g. --backend ray without Ray installed
             raise ValueError(str(e)) from None
-        with be, _progress(console, config.progress) as bar:
+        with be, progress_bar(console, config.progress) as bar:
             jobs = []
             for j, (study, rid, t) in enumerate(zip(studies, run_ids, todo, strict=True)):
                 size = config.chunk_size or arena.default_chunk_size(

@@ -17,6 +17,8 @@ Two layers, by where a state comes from:
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -48,6 +50,35 @@ def as_key(key) -> np.ndarray:
 
 class IllegalActionError(ValueError):
     """An action that the current state does not allow; the state is unchanged."""
+
+
+class UnknownOptionError(ValueError, TypeError):
+    """An option name the game does not have. A ValueError like every other bad argument;
+    also a TypeError, which is what a game's `parse_options` raised for it before."""
+
+
+def _named_options(game: str, parse: Callable, defaults: dict) -> Callable:
+    """`parse` (a game's parse_options) refusing unknown option names with an
+    UnknownOptionError that names the option and lists the known ones, on every path that
+    parses options (`Game.new_state`, `resolve_options`, the envs)."""
+    try:
+        params = inspect.signature(parse).parameters.values()
+    except (TypeError, ValueError):      # no signature to read: leave it as it is
+        return parse
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return parse
+    known = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+    @functools.wraps(parse)
+    def parse_options(**options):
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise UnknownOptionError(
+                f"unknown {game} option {unknown[0]!r}; known options: "
+                f"{', '.join(sorted(known | set(defaults))) or 'none'}")
+        return parse(**options)
+
+    return parse_options
 
 
 class StateChecks:
@@ -112,10 +143,15 @@ class Game:
     render_ansi: Callable | None = None
     render_rgb: Callable | None = None
     option_defaults: dict = field(default_factory=dict)
+    # option -> the values besides its default worth playing, e.g. {"build_rule":
+    # ("per_stall",)}: tests and tools enumerate option sets from them (a bool needs none)
+    option_choices: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- names
     def __post_init__(self):
         object.__setattr__(self, "_names", ActionNames(self.action_names, self.name))
+        object.__setattr__(self, "parse_options",
+                           _named_options(self.name, self.parse_options, self.option_defaults))
 
     def action_name(self, action: int) -> str:
         return self._names.name(action)
@@ -144,7 +180,7 @@ class Game:
         opts = dict(self.option_defaults)
         for k, v in (options or {}).items():
             if k not in self.option_defaults:
-                raise ValueError(f"unknown {self.name} option {k!r}; known options: "
+                raise UnknownOptionError(f"unknown {self.name} option {k!r}; known options: "
                                  f"{', '.join(sorted(self.option_defaults)) or 'none'}")
             opts[k] = v
         self.parse_options(**opts)
@@ -277,6 +313,14 @@ class Game:
 
     def num_players(self, state) -> int:
         return int(self.checked(state)[0])
+
+    def round(self, state) -> int | None:
+        """The game's round counter (the state layout's `round` field; after a game, the
+        number of rounds it lasted), or None for a game whose layout has no rounds."""
+        layout = self.checks.layout if self.checks is not None else None
+        if layout is None or "round" not in layout.fields:
+            return None
+        return int(self.checked(state)[layout.offset("round")])
 
     def _per_seat(self, name: str, state, dtype) -> np.ndarray:
         """scores / winners / returns of every seat of the game, in one checked call."""

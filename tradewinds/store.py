@@ -15,7 +15,8 @@ Schema (created on first use; `SCHEMA_VERSION` in ``PRAGMA user_version``)::
           winners (JSON list of seats; ties share), steps (decisions), truncated (0/1),
           duration (seconds, wall time of that game in its worker), path, versions
           (JSON: tradewinds, numba, numpy, python of the worker that played it),
-          finished (UTC ISO time); UNIQUE(run_id, seed)
+          finished (UTC ISO time), rounds (the game's round counter at the end; NULL
+          in games stored by schema 1); UNIQUE(run_id, seed)
 
 A run is identified by its key — (game, num_players, options with the game's defaults
 filled in, agents, agent kwargs, seating, base_seed, path) — so rerunning the same command
@@ -34,7 +35,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2   # 2 added game.rounds; a schema-1 file is upgraded in place
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (
@@ -68,6 +69,7 @@ CREATE TABLE IF NOT EXISTS game (
     path        TEXT    NOT NULL,
     versions    TEXT    NOT NULL,
     finished    TEXT    NOT NULL,
+    rounds      INTEGER,
     UNIQUE (run_id, seed)
 );
 CREATE INDEX IF NOT EXISTS game_run_index ON game (run_id, game_index);
@@ -78,6 +80,7 @@ CREATE INDEX IF NOT EXISTS game_run_index ON game (run_id, game_index);
 GAME_COLUMNS = (
     "run_id", "game_index", "seed", "game", "num_players", "options", "agents", "turn_order",
     "scores", "winners", "steps", "truncated", "duration", "path", "versions", "finished",
+    "rounds",
 )
 _JSON_COLUMNS = ("options", "agents", "turn_order", "scores", "winners", "versions")
 RUN_COLUMNS = (
@@ -142,6 +145,9 @@ class Store:
                 # cut can lose the last commits, and the file stays consistent either way.
                 self.con.execute("PRAGMA synchronous=NORMAL")
                 version = self.con.execute("PRAGMA user_version").fetchone()[0]
+                if version == 1:
+                    self.con.execute("ALTER TABLE game ADD COLUMN rounds INTEGER")
+                    version = SCHEMA_VERSION
                 if version not in (0, SCHEMA_VERSION):
                     raise ValueError(f"{self.path}: results schema version {version}, "
                                      f"this tradewinds writes {SCHEMA_VERSION}")
@@ -171,7 +177,7 @@ class Store:
         for name, columns in (("run", RUN_COLUMNS), ("game", GAME_COLUMNS)):
             if name in tables:
                 have = tuple(r[1] for r in self.con.execute(f"PRAGMA table_info({name})"))
-                if have != columns:
+                if have != columns and not (name == "game" and have == columns[:-1]):
                     raise ValueError(f"{self.path}: its table {name!r} has other columns "
                                      f"than a tradewinds results file")
 
@@ -241,7 +247,8 @@ class Store:
                 enc(r["options"]),
                 *(canonical_json(r[c]) for c in ("agents", "turn_order", "scores", "winners")),
                 int(r["steps"]), int(bool(r["truncated"])), float(r["duration"]), r["path"],
-                enc(r["versions"]), finished))
+                enc(r["versions"]), finished,
+                None if r.get("rounds") is None else int(r["rounds"])))
         if not values:
             return 0
         before = self.con.total_changes
