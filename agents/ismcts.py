@@ -12,11 +12,19 @@ own reseeded generator, so every iteration also samples the future.
 
 The search sees the real state only through `determinize` (tests/test_agent_honesty.py).
 
+Two selection rules: UCB with availability counts over every legal action (``prior=0``,
+`iterate`), and PUCT guided by the game's heuristic (``prior`` > 0, `iterate_puct`): the
+heuristic's action at a node gets prior weight ``prior``, the rest is spread evenly, so a
+small budget plays like the heuristic and a larger one departs from it where the values
+say so. Leaves are judged after ``depth`` rollout decisions by the game's position values
+(`agents.policies.position_values`), or played out to the end (``depth=-1``).
+
 Agent names: ``mcts:400`` (400 iterations per decision); factory keywords
-``simulations``, ``c`` (exploration constant), ``rollout`` ("heuristic" | "random";
-default per game, `DEFAULT_ROLLOUT`), ``depth`` (rollout decisions before a VP-lead
-judgement; -1 = to the end, the default), ``scale``,
-``time_budget`` (seconds per decision; the search stops at whichever limit comes first).
+``simulations``, ``c`` (exploration constant), ``rollout`` ("heuristic" | "random"),
+``depth`` (rollout decisions before the judgement; -1 = to the end), ``scale`` (value
+units per unit of log-odds in the judgement), ``prior`` (0..1), ``time_budget`` (seconds
+per decision; the search stops at whichever limit comes first). Defaults per game:
+`DEFAULTS` (measured; see there).
 """
 
 from __future__ import annotations
@@ -31,11 +39,17 @@ from agents import heuristic, policies
 from tradewinds import jit, jitcache, rng
 
 ROLLOUTS = {"random": 0, "heuristic": 1}
-# Default rollout policy per game, from measurements (benchmarks/agents.py): Hansa's
-# heuristic plans a whole turn per decision (~30 k decisions/s), so heuristic rollouts
-# give only ~700 iterations/s there; Voyage's is cheap, and random Voyage fleets never
-# finish a game (every random rollout would run to the round cap).
-DEFAULT_ROLLOUT = {"hansa": "random", "voyage": "heuristic"}
+# Settings per game, from head-to-head measurements against the heuristic (docs/agents.md,
+# benchmarks/agents.py). Hansa: PUCT with the heuristic as prior and no rollout: each leaf
+# is judged by the heuristic's position values (hands, talers, majorities) — its heuristic
+# plans a whole turn per decision, so rollouts are dear, and random ones say little.
+# Voyage: PUCT with heuristic rollouts to the end (random fleets never finish a game).
+# Options not listed fall back to GENERIC.
+GENERIC = {"c": 0.7, "rollout": "random", "depth": -1, "scale": 5.0, "prior": 0.0}
+DEFAULTS = {
+    "hansa": {"c": 1.5, "rollout": "random", "depth": 0, "scale": 5.0, "prior": 0.5},
+    "voyage": {"c": 1.5, "rollout": "heuristic", "depth": -1, "scale": 5.0, "prior": 0.5},
+}
 CHUNK = 64    # iterations per njit call when a time budget is set
 
 
@@ -292,9 +306,16 @@ class ISMCTSAgent:
     needs_state = True
 
     def __init__(self, game: str = "hansa", spec: str | None = None, simulations: int = 400,
-                 c: float = 0.7, rollout: str | None = None, time_budget: float | None = None,
-                 depth: int = -1, scale: float = 5.0, prior: float = 0.0):
+                 c: float | None = None, rollout: str | None = None,
+                 time_budget: float | None = None, depth: int | None = None,
+                 scale: float | None = None, prior: float | None = None):
         from tradewinds import registry
+
+        given = {"c": c, "rollout": rollout, "depth": depth, "scale": scale, "prior": prior}
+        settings = {**GENERIC, **DEFAULTS.get(game, {}),
+                    **{k: v for k, v in given.items() if v is not None}}
+        c, rollout, depth = settings["c"], settings["rollout"], settings["depth"]
+        scale, prior = settings["scale"], settings["prior"]
 
         if spec is not None:
             try:
@@ -303,7 +324,6 @@ class ISMCTSAgent:
                 raise ValueError(f"mcts:<simulations> needs an integer, got mcts:{spec}") from None
         if not isinstance(simulations, (int, np.integer)) or simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
-        rollout = DEFAULT_ROLLOUT.get(game, "random") if rollout is None else rollout
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
         if not c >= 0:
@@ -336,7 +356,8 @@ class ISMCTSAgent:
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(game={self.game.name!r}, simulations={self.simulations}, "
-                f"c={self.c}, rollout={self.rollout!r})")
+                f"c={self.c}, rollout={self.rollout!r}, depth={self.depth}, "
+                f"prior={self.prior})")
 
 
 jitcache.refresh(globals())

@@ -113,6 +113,37 @@ def test_depth_limited_rollouts_judge_by_vp_lead():
     assert ((values > 0) & (values < 1)).all()          # sigmoids of leads, never 0/1 wins
 
 
-def test_default_rollout_per_game():
-    assert ismcts.ISMCTSAgent("hansa").rollout == "random"
-    assert ismcts.ISMCTSAgent("voyage").rollout == "heuristic"
+def test_defaults_per_game_and_overrides():
+    hansa, voyage = ismcts.ISMCTSAgent("hansa"), ismcts.ISMCTSAgent("voyage")
+    assert (hansa.prior, hansa.depth, hansa.c) == (0.5, 0, 1.5)
+    assert voyage.rollout == "heuristic" and voyage.depth == -1 and voyage.prior == 0.5
+    plain = ismcts.ISMCTSAgent("hansa", prior=0.0, depth=-1, c=0.7)
+    assert (plain.prior, plain.depth, plain.c) == (0.0, -1, 0.7)
+
+
+def test_puct_tree_counts_add_up():
+    """PUCT grows one node per iteration too; root visits = iterations; every node's
+    heuristic hint, once asked, is a legal action id of its game."""
+    game = registry.game("hansa")
+    s = _midgame(game, 3, 4)
+    _, tree = ismcts.search(game, s, game.current_player(s), np.array([2, 5], np.int32), 150,
+                            rollout="random", depth=0, prior=0.5, c=1.5)
+    size = int(tree.size[0])
+    assert tree.visits[0] == 150 and size == 151
+    for node in range(size):
+        kids = tree.children[node][tree.children[node] >= 0]
+        assert tree.visits[kids].sum() <= tree.visits[node]
+        assert 0 <= tree.value[node] <= tree.visits[node] + 1e-9
+    asked = tree.hint[:size][tree.hint[:size] >= 0]
+    assert asked.size > 0 and (asked < game.num_actions).all()
+
+
+@pytest.mark.parametrize("game_name", ["hansa", "voyage"])
+def test_full_prior_follows_the_heuristic(game_name):
+    """prior=1 puts all the prior on the heuristic's action: with a budget of one
+    iteration the search plays the action the heuristic chose at the root."""
+    game = registry.game(game_name)
+    s = _midgame(game, 2, 5)
+    a, tree = ismcts.search(game, s, game.current_player(s), np.array([7, 1], np.int32), 1,
+                            rollout="random", depth=0, prior=1.0, c=1.5)
+    assert a == tree.hint[0] and game.legal_mask(s)[a]

@@ -317,8 +317,26 @@ def _warm_up() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
     import agents  # noqa: F401
     import tradewinds  # noqa: F401
+
+
+def _exit_with_parent(poll: float = 0.5) -> None:
+    """A worker whose parent was killed (SIGKILL: no chance to stop the pool) would block
+    forever writing its results to a pipe nobody reads; a daemon thread ends it as soon
+    as the worker is re-parented."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(poll)
+            if os.getppid() != parent:
+                os._exit(3)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class LocalBackend:
@@ -477,6 +495,18 @@ class RunResult:
     stopped_early: bool   # `stop` ended the run before all requested games were played
 
 
+def _todo_chunks(store, run_id: int, games: int, size: int,
+                 block: int = 100_000) -> Iterator[list]:
+    """Chunks of the game indices below `games` that `store` lacks, made lazily a block of
+    indices at a time, so the parent's memory does not grow with the request."""
+    for lo in range(0, games, block):
+        hi = min(games, lo + block)
+        done = store.done_indices(run_id, lo, hi)
+        todo = [i for i in range(lo, hi) if i not in done]
+        for k in range(0, len(todo), size):
+            yield todo[k:k + size]
+
+
 def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None = None,
         on_rows: Callable[[list], None] | None = None,
         stop: Callable[[list], bool] | None = None) -> RunResult:
@@ -490,12 +520,12 @@ def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
     run_id = store.run_id(study.identity(), versions())
-    done = store.done_indices(run_id)
-    todo = [i for i in range(games) if i not in done]
+    already = store.count(run_id, below=games)
+    todo = games - already
     own = backend is None
     backend = backend or LocalBackend(1)
-    size = chunk_size or default_chunk_size(study, len(todo), backend.workers)
-    chunks = (todo[k:k + size] for k in range(0, len(todo), size))
+    size = chunk_size or default_chunk_size(study, todo, backend.workers)
+    chunks = _todo_chunks(store, run_id, games, size)
     played = 0
     stopped = False
     t0 = time.perf_counter()
@@ -507,14 +537,14 @@ def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None
                 if on_rows is not None:
                     on_rows(rows)
                 if stop is not None and stop(rows):
-                    stopped = played < len(todo)
+                    stopped = played < todo
                     break
         finally:
             gen.close()
     finally:
         if own:
             backend.close()
-    return RunResult(run_id=run_id, requested=games, already=games - len(todo), played=played,
+    return RunResult(run_id=run_id, requested=games, already=already, played=played,
                      elapsed=time.perf_counter() - t0, stopped_early=stopped)
 
 

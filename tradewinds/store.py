@@ -263,10 +263,13 @@ class Store:
         self.con.execute("COMMIT")
         return self.con.total_changes - before
 
-    def done_indices(self, run_id: int) -> set[int]:
-        """The game indices of the run already stored."""
-        return {int(r[0]) for r in
-                self.con.execute("SELECT game_index FROM game WHERE run_id = ?", (run_id,))}
+    def done_indices(self, run_id: int, lo: int = 0, hi: int | None = None) -> set[int]:
+        """The game indices of the run already stored (those in [lo, hi), if given)."""
+        q, args = "SELECT game_index FROM game WHERE run_id = ? AND game_index >= ?", \
+            (run_id, lo)
+        if hi is not None:
+            q, args = q + " AND game_index < ?", args + (hi,)
+        return {int(r[0]) for r in self.con.execute(q, args)}
 
     def count(self, run_id: int, below: int | None = None) -> int:
         """Stored games of the run (with game_index < below, if given)."""
