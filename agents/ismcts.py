@@ -43,12 +43,13 @@ ROLLOUTS = {"random": 0, "heuristic": 1}
 # benchmarks/agents.py). Hansa: PUCT with the heuristic as prior and no rollout: each leaf
 # is judged by the heuristic's position values (hands, talers, majorities) — its heuristic
 # plans a whole turn per decision, so rollouts are dear, and random ones say little.
-# Voyage: PUCT with heuristic rollouts to the end (random fleets never finish a game).
+# Voyage: PUCT with 30 heuristic rollout decisions, then the VP lead (random fleets never
+# finish a game; rollouts to the end cost ~10x and 10 decisions judged too early: 6/20).
 # Options not listed fall back to GENERIC.
 GENERIC = {"c": 0.7, "rollout": "random", "depth": -1, "scale": 5.0, "prior": 0.0}
 DEFAULTS = {
     "hansa": {"c": 1.5, "rollout": "random", "depth": 0, "scale": 5.0, "prior": 0.5},
-    "voyage": {"c": 1.5, "rollout": "heuristic", "depth": -1, "scale": 5.0, "prior": 0.5},
+    "voyage": {"c": 1.5, "rollout": "heuristic", "depth": 30, "scale": 5.0, "prior": 0.5},
 }
 CHUNK = 64    # iterations per njit call when a time budget is set
 

@@ -116,7 +116,7 @@ def test_depth_limited_rollouts_judge_by_vp_lead():
 def test_defaults_per_game_and_overrides():
     hansa, voyage = ismcts.ISMCTSAgent("hansa"), ismcts.ISMCTSAgent("voyage")
     assert (hansa.prior, hansa.depth, hansa.c) == (0.5, 0, 1.5)
-    assert voyage.rollout == "heuristic" and voyage.depth == -1 and voyage.prior == 0.5
+    assert voyage.rollout == "heuristic" and voyage.depth == 30 and voyage.prior == 0.5
     plain = ismcts.ISMCTSAgent("hansa", prior=0.0, depth=-1, c=0.7)
     assert (plain.prior, plain.depth, plain.c) == (0.0, -1, 0.7)
 

@@ -103,3 +103,18 @@ def test_cache_is_dropped_when_a_numba_source_changes(tmp_path, monkeypatch):
     assert not mod.f._cache._cache_file._load_index()
     assert mod.f(2) == 3
     sys.modules.pop("cached_mod")
+
+
+def test_cache_stamp_covers_the_modules_kernels_compile_in():
+    """State layouts and constants are compiled into the kernels as literals, so the
+    stamp that flushes stale caches must cover them, not only files with numba code
+    (a changed offset with a stale cache crashed the Voyage heuristic)."""
+    modules = jitcache._project_modules()
+    needed = jitcache.numba_dependencies(modules)
+    for name in ("hansa_env.state", "voyage_env.state", "voyage_env.rules", "hansa_env.board",
+                 "hansa_env.kernel", "agents.ismcts", "tradewinds.rng"):
+        assert name in needed, name
+    assert "tradewinds.cli" not in needed and "tradewinds.fpa" not in needed
+    text = "from voyage_env import state as S, rules\nimport hansa_env.board\n"
+    assert jitcache._imported(text, modules) == {"voyage_env", "voyage_env.state",
+                                                 "voyage_env.rules", "hansa_env.board"}

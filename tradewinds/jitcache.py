@@ -6,7 +6,8 @@ kernel calling `tradewinds.rng`) keeps running the old callee after that module 
 `refresh(globals())`, at the end of a module with njit functions, drops the module's
 cached functions when any first-party source file changed since they were cached: the
 stamp is the size and modification time of every ``.py`` file of the project's packages
-that holds numba code.
+that holds numba code, and of every project module those import (state layouts and
+constants are compiled in as literals: a changed offset must recompile its users).
 A fresh checkout has no cache, so this matters to people editing kernels, not to CI.
 It also flushes an index that cannot be loaded (see `_drop_unreadable`).
 """
@@ -14,6 +15,7 @@ It also flushes an index that cannot be loaded (see `_drop_unreadable`).
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -23,21 +25,67 @@ from numba.core.registry import CPUDispatcher
 PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents")
 
 
-@cache
-def fingerprint() -> str:
-    """A digest of (path, size, mtime) of every numba source file of the project."""
-    h = hashlib.sha256()
+def _project_modules() -> dict[str, Path]:
+    """Dotted name -> source file of every module of the project's packages."""
+    out: dict[str, Path] = {}
     for pkg in PACKAGES:
         spec = find_spec(pkg)
         if spec is None or not spec.submodule_search_locations:
             continue
         for root in spec.submodule_search_locations:
             for path in sorted(Path(root).rglob("*.py")):
-                text = path.read_text(encoding="utf-8", errors="replace")
-                if "njit" in text or "overload" in text or "jit.bind" in text:
-                    st = path.stat()
-                    h.update(f"{path}:{st.st_size}:{st.st_mtime_ns};".encode())
+                parts = path.relative_to(root).with_suffix("").parts
+                if parts[-1] == "__init__":
+                    parts = parts[:-1]
+                out[".".join((pkg, *parts))] = path
+    return out
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)"
+                     r"|import[ \t]+([\w., \t]+))", re.M)
+
+
+def _imported(text: str, modules: dict[str, Path]) -> set[str]:
+    """Project modules a module's source imports (a name imported from a package counts
+    when it is a module of that package)."""
+    found = set()
+    for module, names, plain in _IMPORT.findall(text):
+        if module:
+            found.add(module)
+            for name in re.findall(r"\w+", names.split("#")[0]):
+                found.add(f"{module}.{name}")
+        else:
+            found.update(x.split()[0] for x in plain.split(",") if x.strip())
+    return {m for m in found if m in modules}
+
+
+@cache
+def fingerprint() -> str:
+    """A digest of (path, size, mtime) of every project file numba code depends on: the
+    files with numba code and every project module they import, transitively (state
+    layouts and constants are compiled into the kernels as literals)."""
+    modules = _project_modules()
+    h = hashlib.sha256()
+    for name in sorted(numba_dependencies(modules)):
+        st = modules[name].stat()
+        h.update(f"{modules[name]}:{st.st_size}:{st.st_mtime_ns};".encode())
     return h.hexdigest()
+
+
+def numba_dependencies(modules: dict[str, Path]) -> set[str]:
+    """The modules with numba code and every project module they import, transitively."""
+    texts, todo = {}, []
+    for name, path in modules.items():
+        texts[name] = path.read_text(encoding="utf-8", errors="replace")
+        if "njit" in texts[name] or "overload" in texts[name] or "jit.bind" in texts[name]:
+            todo.append(name)
+    needed: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo.extend(_imported(texts[name], modules) - needed)
+    return needed
 
 
 def refresh(module_globals: dict) -> None:
