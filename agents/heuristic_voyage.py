@@ -44,6 +44,12 @@ Strategy (rules/voyage.md; DESIGN.md §5, §9):
   while pepper is still wanted).
 - **End round** (the last tile taken, V49): only what can be scored this turn counts:
   discoveries in reach, docking with cargo.
+- **Dice movement** (variant 2, VA34): the same plan counted in movement points, on the
+  route row without red or blue penalties (`routes.PLAN_DICE`: those spaces do nothing);
+  the Black Ship's hex keeps the risk-level penalty (its attack still rolls the die). There
+  are no target cards to chase or deny, and the upgrade only brings ship 4 into service (no
+  extra movement), so it is skipped and counts no bonus on the way: three cubes sold are
+  15 VP, nutmeg and silver lie at the far end of the map.
 
 Randomness: none is needed; a (never expected) illegal choice falls back to a uniform
 legal action drawn from the generator at key[0:2], so every call returns a legal action.
@@ -72,6 +78,7 @@ from voyage_env.state import BID, CARDS, MONASTERY, MOVE, ORDER, PLAY, REACT, UP
 # risk level.
 DISC = RT.PLAN_DISC
 NUM_LEVELS = len(RT.PLAN_RED_LEVELS)
+DICE_LEVEL = RT.PLAN_DICE
 
 # Strategy parameters (one float64 vector, so studies can vary them).
 (P_LAMBDA, P_NEAR, P_UPGRADE_BONUS, P_DENIAL, P_GIFT, P_KEEP_FAV, P_SHIELD_MIN,
@@ -222,9 +229,12 @@ def _is_target(s, p, port):
 @njit(cache=True)
 def _denial(s, m, prm):
     """Per deck (west, east): the VP an undiscovered port that is not one of the seat's
-    cards is worth for the chance that it is an opponent's card (dealt per V3; hidden)."""
+    cards is worth for the chance that it is an opponent's card (dealt per V3; hidden).
+    Nothing in the dice variant (no target cards, V54)."""
     n = s[K.NP]
     out = np.zeros(2, dtype=np.float64)
+    if s[K.DICE] == 1:
+        return out
     size = np.zeros(2, dtype=np.int64)
     for q in range(m[K.M_P]):
         size[K.portf(m, q, K.P_DECK)] += 1
@@ -250,7 +260,7 @@ def _port_value(s, m, p, port, prm, denial):
     if g >= 0 and _loadable(s, p, g):
         v += _good_value(s, g)
         if (g != PEPPER and s[K.UPGRADED + p] == 0 and _non_pepper_cubes(s, p) < 3
-                and _tiles_left(s) > 1):
+                and _tiles_left(s) > 1 and s[K.DICE] == 0):
             v += prm[P_UPGRADE_BONUS]
     return v
 
@@ -284,8 +294,9 @@ def _risk_level(s, p, prm):
 
 @njit(cache=True)
 def _ctx(s, m, wts, routes, p, prm):
-    """Seat p's route weights and tables at its current risk level."""
-    lv = _risk_level(s, p, prm)
+    """Seat p's route weights and tables at its current risk level (the dice row in the
+    dice variant)."""
+    lv = _risk_level(s, p, prm) if s[K.DICE] == 0 else DICE_LEVEL
     dist, via, valid = _tables(m, routes, lv)
     return wts[lv], dist, via, valid
 
@@ -465,8 +476,11 @@ def _move(s, m, wts, routes, mask, prm):
         return A.STOP
     cur = K.hexf(m, x, K.F_CURRENT)
     simple = s[K.SIMPLE] == 1
+    dice = s[K.DICE] == 1
     favs = s[K.HAND + p * NK + R.FAVOURABLE]
     black = s[K.BLACK_HEX]
+    # the Black Ship's attack rolls the die in every variant: its risk-level penalty
+    black_pen = wts[_risk_level(s, p, prm)][RT.W_RED]
     best, best_a = 1e18, -1
     for d in range(6):
         can_move = mask[A.MOVE + d] == 1
@@ -481,9 +495,11 @@ def _move(s, m, wts, routes, mask, prm):
         shield = can_shield and (not can_move or favs >= prm[P_SHIELD_MIN])
         paid = base + (pirate if not shield else 0)
         v = float(paid * DISC + tk[t])
-        if K.hexf(m, t, K.F_RED) == 1 or (t == black and s[K.ATTACKED + p] == 0):
-            v += wt[RT.W_RED]
-        if K.hexf(m, t, K.F_BLUE) == 1:
+        if t == black and s[K.ATTACKED + p] == 0:
+            v += black_pen
+        elif K.hexf(m, t, K.F_RED) == 1:
+            v += wt[RT.W_RED]        # 0 on the dice row
+        if K.hexf(m, t, K.F_BLUE) == 1 and not dice:
             if simple:
                 v += wt[RT.W_BLUE]
             else:
@@ -585,7 +601,7 @@ def _upgrade(s, m, mask, prm):
         left = _tiles_left(s) - (1 if _will_take_tile(s, p) else 0)
         rounds = s[K.MAX_ROUNDS] - s[K.ROUND]
         if (_non_pepper_cubes(s, p) < 3 or left <= 0 or s[K.END_TRIG] == 1
-                or rounds < prm[P_UPGRADE_ROUNDS]):
+                or rounds < prm[P_UPGRADE_ROUNDS] or s[K.DICE] == 1):
             return A.UPGRADE_SKIP
     best, best_a = 1e18, -1
     for g in range(NG):

@@ -3,6 +3,7 @@
     python -m benchmarks.heuristic_voyage_strength                 # arena, 400 games per count
     python -m benchmarks.heuristic_voyage_strength --games 1000 --fast
     python -m benchmarks.heuristic_voyage_strength --fast --options black_ship=1
+    python -m benchmarks.heuristic_voyage_strength --fast --options dice_movement=1
 
 * win rate (default: the arena): `tradewinds.arena` studies "heuristic" against "random"
   with seats rotated, for 2, 3 and 4 players (the heuristic holds one seat); its win share
@@ -53,7 +54,7 @@ def fast_match(m, wts, routes, prms, num_players, first_seed, games, heur_seats,
     ret = np.zeros(4, dtype=np.float64)
     rows = heur_seats.shape[0]
     for g in range(games):
-        K.init(s, m, num_players, first_seed + g, opts[0], opts[1], opts[2])
+        K.init(s, m, num_players, first_seed + g, opts[0], opts[1], opts[2], opts[3])
         key[0] = first_seed + g
         key[1] = 0x5EA
         while not K.is_terminal(s):
@@ -119,7 +120,8 @@ def _tables():
 
 def _opts(options: dict) -> np.ndarray:
     return np.array([int(options.get("simple_deck", 0)), int(options.get("black_ship", 0)),
-                     int(options.get("max_rounds", 40))], dtype=np.int64)
+                     int(options.get("max_rounds", 40)), int(options.get("dice_movement", 0))],
+                    dtype=np.int64)
 
 
 def fast_duel(n, first_seed, games, pa, pb=None, options=None):

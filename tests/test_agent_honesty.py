@@ -112,14 +112,3 @@ def test_choice_ignores_hidden_parts(name, game_name, n):
             f"position {i})")
         checked += 1
     assert checked >= 5
-
-
-@pytest.mark.parametrize("game_name", ["hansa", "voyage"])
-def test_determinization_is_a_function_of_the_observation(game_name):
-    """The generic variant: any state the seat cannot tell apart gives the same sample."""
-    game = registry.game(game_name)
-    for s in positions(game_name, 3, 6, seed=11):
-        p = game.current_player(s)
-        other = game.determinize(s, p, 99)           # same observation, other hidden parts
-        assert np.array_equal(game.observe(other, p), game.observe(s, p))
-        assert np.array_equal(game.determinize(s, p, 5), game.determinize(other, p, 5))

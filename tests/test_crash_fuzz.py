@@ -36,7 +36,8 @@ WATCHDOG = 60           # seconds one case may take in the child before it count
 def _real_states(game, rng, count):
     """Snapshots of random games: 2-4 players, the game's options, finished games too."""
     options = {"hansa": [{}, {"build_rule": "per_stall"}, {"max_rounds": 4}],
-               "voyage": [{}, {"simple_deck": True}, {"black_ship": True}, {"max_rounds": 2}]}
+               "voyage": [{}, {"simple_deck": True}, {"black_ship": True}, {"max_rounds": 2},
+                          {"dice_movement": True}]}
     out = []
     g = 0
     while len(out) < count:

@@ -1,4 +1,4 @@
-"""Golden tests: the worked examples E1-E11 of rules/hansa.md, played on the kernel.
+"""Golden tests: the worked examples E1-E11 of docs/rules/hansa.md, played on the kernel.
 
 Seat names follow the rulebook where it names players: in 3-player examples grey is
 seat 0, yellow seat 1, purple seat 2 (seat 0 starts, HA7). Each test states the

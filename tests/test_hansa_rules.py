@@ -1,5 +1,5 @@
-"""One or more tests per rule H1-H30 of rules/hansa.md, plus the decisions of DESIGN.md
-§4/§8 (HA answers) and the engine contract (docs/hansa_engine.md).
+"""One or more tests per rule H1-H30 of docs/rules/hansa.md, plus its decisions (the HA
+answers, §7-§8) and the engine contract (docs/hansa_engine.md).
 
 Each test is written so that it fails if the rule it names is implemented wrongly.
 """
@@ -522,7 +522,7 @@ def test_H21_reason_mid_sale_names_the_two_token_condition():
 
 
 def test_HA9_sale_selection_never_dead_ends():
-    """HA9/DESIGN §4: any subset with >= 2 tokens per chosen colour; from every reachable
+    """HA9: any subset with >= 2 tokens per chosen colour; from every reachable
     selection some decision is legal and sell:done stays reachable; every finished sale
     sells >= 2 tokens of each colour it contains."""
     hand = {"red1": 1, "red2": 2, "green3": 2, "blue1": 1, "yellow2": 3}
@@ -790,7 +790,7 @@ def test_H30_winner_tie_break_by_stalls_then_shared():
     assert GAME.winners(s) == [0]
 
 
-# ============================================================== DESIGN §4 / §8 decisions
+# ============================================ decisions (docs/rules/hansa.md §7-§8)
 
 
 def test_DESIGN_map_routes_and_warehouses():

@@ -59,3 +59,28 @@ def test_maskable_ppo_learns_on_it_without_errors():
     obs, _ = env.reset(seed=3)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
+
+
+@pytest.mark.parametrize("game", ["hansa", "voyage"])
+def test_heuristic_opponents_inside_numba_or_as_agents(game):
+    """opponents="heuristic" (kernel side), the heuristic agent object (needs_state: it is
+    given the state, as in the arena) and a predictor all play whole episodes."""
+    import agents
+
+    class Lowest:
+        def predict(self, observations, action_masks=None):
+            return np.argmax(action_masks, axis=1), None
+
+    for opponents in ("heuristic", agents.make_agent("heuristic", game=game), Lowest(),
+                      lambda rng: "random"):
+        env = SingleAgentEnv(game, num_players=3, seat="random", opponents=opponents,
+                             max_rounds=3)
+        env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        done = False
+        while not done:
+            assert env.game.current_player(env.state) == env.seat
+            _, _, term, trunc, info = env.step(
+                int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = term or trunc
+        assert "winners" in info

@@ -19,7 +19,8 @@ from voyage_env.reference import VoyageGame
 
 REFERENCE = {"hansa": HansaGame.from_state, "voyage": VoyageGame.from_state}
 OPTIONS = {"hansa": [{}, {"build_rule": "per_stall"}, {"max_rounds": 4}],
-           "voyage": [{}, {"simple_deck": True}, {"black_ship": True}, {"max_rounds": 2}]}
+           "voyage": [{}, {"simple_deck": True}, {"black_ship": True}, {"max_rounds": 2},
+                      {"dice_movement": True}, {"dice_movement": True, "black_ship": True}]}
 
 
 def _states(name, games, seed):

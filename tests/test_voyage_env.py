@@ -1,27 +1,15 @@
-"""Voyage through the AEC API and the Game handle: conformance, hidden information,
-options, bad input, batches, rendering."""
+"""Voyage through the AEC API and the Game handle: what is particular to Voyage (hidden
+information, options, maps, rendering). What every game must do is
+tests/test_conformance.py."""
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test
 
-import tradewinds
 import voyage_env
 from voyage_env import GAME
-from voyage_env import kernel as K
 from voyage_env.board import map_from_text
 from voyage_env.state import StateView
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_pettingzoo_api_and_seed(n):
-    api_test(voyage_env.env(num_players=n), num_cycles=3000)
-    seed_test(lambda: voyage_env.env(num_players=n, black_ship=True), num_cycles=300)
-
-
-def test_registry_knows_both_games():
-    assert tradewinds.games() == ["hansa", "voyage"]
-    assert tradewinds.game("voyage") is GAME
 
 
 def _random_state(seed, steps, n=3):
@@ -87,7 +75,7 @@ def test_illegal_actions_and_bad_options_are_named():
     for kwargs, message in [
         ({"num_players": 5}, "2 to 4 players"),
         ({"simple_deck": "yes"}, "simple_deck must be True or False"),
-        ({"dice_movement": True}, "not implemented"),
+        ({"dice_movement": True, "simple_deck": True}, "dice_movement=True and simple_deck"),
         ({"max_rounds": 0}, "max_rounds must be"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -125,28 +113,6 @@ def test_runs_on_a_tiny_map():
     """, ports="A | Guinea | 1444 | west | chili")
     env = voyage_env.env(num_players=2, voyage_map=tiny)
     api_test(env, num_cycles=500)
-
-
-@pytest.mark.parametrize("batch", [32, K.PARALLEL_MIN + 5])  # serial and prange paths
-def test_same_seed_and_actions_replay_and_batches_match(batch):
-    rng = np.random.default_rng(1)
-    s = GAME.new_state(4, 9, black_ship=True)
-    actions = []
-    while not GAME.is_terminal(s) and len(actions) < 3000:
-        a = int(rng.choice(GAME.legal_actions(s)))
-        actions.append(GAME.action_name(a))
-        GAME.step(s, a)
-    np.testing.assert_array_equal(GAME.replay(4, 9, actions, black_ship=True), s)
-    m = GAME.kernels.m
-    seeds = np.arange(batch, dtype=np.int64)
-    states = np.zeros((batch, K.STATE_SIZE), dtype=np.int32)
-    K.init_batch(states, m, 3, seeds, 0, 0, 40)
-    keys = np.stack([seeds, seeds + 3], axis=1).astype(np.int32)
-    steps = K.random_playout_batch(states, m, keys.copy())
-    for i in range(batch):
-        t = GAME.new_state(3, int(seeds[i]))
-        assert K.random_playout(t, m, keys[i].copy()) == steps[i]
-        np.testing.assert_array_equal(t, states[i])
 
 
 def test_render_modes():

@@ -1,4 +1,4 @@
-"""Golden tests: the worked examples E1-E19 of rules/voyage.md, played on the kernel.
+"""Golden tests: the worked examples E1-E19 of docs/rules/voyage.md, played on the kernel.
 
 The rulebook gives no positions, so every example runs on a tiny map built for it (see
 voyage_helpers.py) where the stated costs, symbols and distances hold exactly. Seat

@@ -1,8 +1,9 @@
 """Fuzz invariants of the Voyage kernel on the default map (inside njit).
 
 After every decision: wind cards conserved (deck + discard + hands = 86, or 81 with the
-simple deck); cubes conserved (stock + held = 4 per good, at most one per player); discs
-within 0..total with total 9 or 12; monastery tiles within bounds; the legal mask never
+simple deck, none with the dice); cubes conserved (stock + held = 4 per good, at most one
+per player); discs within 0..total with total 9 or 12 (dice: the active seat's roll 2..12,
+every other seat 0); monastery tiles within bounds; the legal mask never
 empty in a live state and equal to `is_legal` (which `step` uses); the decider a seat;
 every game ends or truncates at the cap.
 """
@@ -39,7 +40,13 @@ def _check(s, m, mask, total_cards):
             return FAIL_CUBES
     for p in range(s[K.NP]):
         d = s[K.DISCS + p]
-        if (d != 9 and d != 12) or s[K.SPENT + p] < 0 or s[K.SPENT + p] > d:
+        if s[K.DICE] == 1:
+            turn = not K.is_terminal(s) and p == s[K.ACTIVE]
+            if (turn and (d < 2 or d > 12)) or (not turn and d != 0):
+                return FAIL_DISCS
+        elif d != 9 and d != 12:
+            return FAIL_DISCS
+        if s[K.SPENT + p] < 0 or s[K.SPENT + p] > d:
             return FAIL_DISCS
     if s[K.TILES_TAKEN] < 0 or s[K.TILES_TAKEN] > s[K.TILES_TOTAL]:
         return FAIL_TILES
@@ -56,14 +63,14 @@ def _check(s, m, mask, total_cards):
 
 
 @njit(cache=True)
-def _fuzz(m, num_players, first_seed, games, simple_deck, black_ship, max_rounds):
+def _fuzz(m, num_players, first_seed, games, simple_deck, black_ship, max_rounds, dice=0):
     s = np.zeros(K.STATE_SIZE, dtype=np.int32)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     key = np.zeros(2, dtype=np.int32)
-    total_cards = 86 - (5 if simple_deck else 0)
+    total_cards = 0 if dice else 86 - (5 if simple_deck else 0)
     for g in range(games):
         seed = first_seed + g
-        K.init(s, m, num_players, seed, simple_deck, black_ship, max_rounds)
+        K.init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice)
         key[0] = seed
         key[1] = 31
         steps = 0
@@ -85,10 +92,11 @@ def _fuzz(m, num_players, first_seed, games, simple_deck, black_ship, max_rounds
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("simple_deck, black_ship", [(0, 0), (1, 0), (0, 1), (1, 1)])
-def test_invariants_hold_in_random_games(n, simple_deck, black_ship):
-    games = 300 if (simple_deck, black_ship) == (0, 0) else 100
-    assert _fuzz(M, n, 7_000 * n, games, simple_deck, black_ship, 40) == (0, 0, 0)
+@pytest.mark.parametrize("simple_deck, black_ship, dice",
+                         [(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1), (0, 1, 1)])
+def test_invariants_hold_in_random_games(n, simple_deck, black_ship, dice):
+    games = 300 if (simple_deck, black_ship, dice) == (0, 0, 0) else 100
+    assert _fuzz(M, n, 7_000 * n, games, simple_deck, black_ship, 40, dice) == (0, 0, 0)
 
 
 def test_short_cap_games_reach_the_end_of_their_rounds():

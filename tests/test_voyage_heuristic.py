@@ -1,5 +1,5 @@
 """The Voyage heuristic (agents/heuristic_voyage.py): always legal, deterministic, ends games,
-and plays the strategy it claims (rules/voyage.md; DESIGN.md §5, §9).
+and plays the strategy it claims (docs/rules/voyage.md; DESIGN.md §9).
 
 Strength and speed are measured, not asserted here: benchmarks/heuristic_voyage_strength.py.
 """
@@ -85,8 +85,10 @@ def play_out(game, n, seed, seats, routes=None, **options):
 # ---------------------------------------------------------------- legality, determinism
 
 
-@pytest.mark.parametrize("options", [{}, {"simple_deck": True}, {"black_ship": True}],
-                         ids=["default", "simple_deck", "black_ship"])
+@pytest.mark.parametrize("options", [{}, {"simple_deck": True}, {"black_ship": True},
+                                     {"dice_movement": True},
+                                     {"dice_movement": True, "black_ship": True}],
+                         ids=["default", "simple_deck", "black_ship", "dice", "dice+black"])
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_every_choice_is_legal_in_whole_games(n, options):
     total = 0

@@ -1,5 +1,5 @@
-"""The Voyage board data: the default map's content and the map-file loader (DESIGN.md §5,
-rules/voyage.md V14-V21, VA1-VA4, VA18, VA29)."""
+"""The Voyage board data: the default map's content and the map-file loader (docs/rules/voyage.md
+V14-V21, VA1-VA4, VA18, VA29)."""
 
 import math
 from collections import deque
@@ -19,7 +19,7 @@ from voyage_env.board import (
     vp_for_year,
 )
 
-# rules/voyage.md, ports / target cards table (ASCII spellings; DESIGN.md §5).
+# docs/rules/voyage.md §1, the target cards (ASCII spellings; VA3).
 WEST = {
     "Labrador": 1500, "Terra Nova": 1498, "Florida": 1498, "Azores": 1427, "Madeira": 1419,
     "Ceuta": 1415, "Cape Bojador": 1434, "Guinea": 1444, "Cape Verde": 1458,

@@ -1,7 +1,7 @@
-"""Tests of the plain-Python Voyage reference alone (rules V1..V62, examples E1..E19, decisions
-DESIGN.md §5/§8, contract docs/voyage_engine.md). Scenario states are built by editing a state
-vector with StateView and loading it with `VoyageGame.from_state`, so every scenario can be
-replayed on the kernel as well."""
+"""Tests of the plain-Python Voyage reference alone (docs/rules/voyage.md: rules V1..V62,
+examples E1..E19, decisions VA1..VA39; contract docs/voyage_engine.md). Scenario states are
+built by editing a state vector with StateView and loading it with `VoyageGame.from_state`,
+so every scenario can be replayed on the kernel as well."""
 
 import random
 from collections import deque

@@ -212,9 +212,11 @@ def test_route_tables_and_plan_tables():
         RT.distances_to(m, RT.target_hex(m, k), w, d, v)
         assert (dist[k] == d).all() and (via[k] == v).all()
     plan = RT.plan_tables(GAME)
-    levels = len(RT.PLAN_RED_LEVELS)
+    levels = len(RT.PLAN_RED_LEVELS) + 1          # the risk levels, then the dice row
     assert plan.shape == (levels, 2, MAP.num_ports + 1, MAP.num_hexes)
     assert (plan[1, 0] == dist).all(), "level 1 is the red penalty of 4 discs"
+    plain, _ = RT.Router(GAME, step=4, pirate=4).tables()
+    assert (plan[RT.PLAN_DICE, 0] == plain).all(), "dice row: no red or blue penalty (V54)"
 
 
 def test_follow_walks_the_tree_to_the_target():

@@ -1,5 +1,5 @@
-"""One or more tests per rule V1-V62 of rules/voyage.md, the decisions VA1-VA39 of
-DESIGN.md §5/§8 that are implemented, and the engine contract (docs/voyage_engine.md).
+"""One or more tests per rule V1-V62 of docs/rules/voyage.md, the decisions VA1-VA39 of
+the same page that are implemented, and the engine contract (docs/voyage_engine.md).
 
 Each test is written so that it fails if the rule it names is implemented wrongly. Tiny
 maps make positions and costs exact (see voyage_helpers.py for the builders).

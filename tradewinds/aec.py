@@ -1,9 +1,15 @@
 """One PettingZoo AEC environment for any `tradewinds.Game` (DESIGN.md §3).
 
 Classic-env conventions: observations are dicts with `observation` and `action_mask`,
-rewards come at the end, `agent_selection` follows the kernel's `current_player` — so
-an agent may act several times in a row (multi-action turns) and an opponent may be
-asked mid-turn (e.g. Hansa's loss choice).
+`agent_selection` follows the kernel's `current_player` — so an agent may act several
+times in a row (multi-action turns) and an opponent may be asked mid-turn (e.g. Hansa's
+loss choice).
+
+Rewards (`tradewinds.rewards`, shared with the single-agent and batched envs): `win` and
+`zero_sum` pay at the end; `score` pays every seat the change of its VP margin (own VP
+minus the best other seat's, / 100) after every step, so each agent's rewards sum to its
+final margin. A game stopped by the round cap is scored as it stands (the arena's scores
+and winners) and ends with `truncations` set instead of `terminations`.
 """
 
 from __future__ import annotations
@@ -13,11 +19,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from tradewinds import rewards
 from tradewinds.protocol import Game, IllegalActionError
 
-REWARD_MODES = ("win", "zero_sum", "score")
+REWARD_MODES = rewards.MODES
 ILLEGAL_MODES = ("raise", "lose")
-SCORE_SCALE = 100.0
 
 
 def observation_box(game: Game, num_players: int, options: dict) -> spaces.Box:
@@ -45,8 +51,7 @@ class KernelAECEnv(AECEnv):
             raise ValueError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, "
                 f"got {render_mode!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        self._reward_code = rewards.mode_code(reward)
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
@@ -89,16 +94,19 @@ class KernelAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._margins = rewards.start(self.game, self._state)
         self.agent_selection = self._agent_to_move()
 
     def set_state(self, state: np.ndarray) -> None:
-        """Continue from a given kernel state (validated first; the env keeps a copy)."""
+        """Continue from a given kernel state (validated first; the env keeps a copy).
+        reward="score" then pays the margin changes from this state on."""
         self.game.validate_state(state)
         if self.game.num_players(state) != self.num_players:
             raise ValueError(
                 f"state is for {self.game.num_players(state)} players, env for {self.num_players}")
         self.reset()
         self._state = state.copy()
+        self._margins = rewards.start(self.game, self._state)   # score pays changes from here
         self.agent_selection = self._agent_to_move()
         if self.game.is_terminal(self._state):
             self._finish()
@@ -150,35 +158,30 @@ class KernelAECEnv(AECEnv):
         if game.kernels.is_terminal(self._state):
             self._finish()
             self._accumulate_rewards()
-        else:  # rewards come only at the end: nothing to reset or accumulate mid-game
+        else:
+            if self._reward_code == rewards.SCORE:  # dense: every seat's margin change
+                pay = rewards.payments(game, self._state, self._reward_code, self._margins)
+                for i, a in enumerate(self.possible_agents):
+                    self.rewards[a] = float(pay[i])
+                self._accumulate_rewards()
+            # win and zero_sum pay only at the end: nothing to reset or accumulate mid-game
             self.agent_selection = self._agent_to_move()
         if self.render_mode == "human":  # shown after every decision (Gymnasium's convention)
             self.render()
 
     def _finish(self):
+        """The game is over (by the rules or the round cap): final rewards, flags, infos."""
         game = self.game
         truncated = game.is_truncated(self._state)
-        rewards = np.zeros(self.num_players) if truncated else self._final_rewards()
+        pay = rewards.payments(game, self._state, self._reward_code, self._margins)
         for i, a in enumerate(self.possible_agents):
-            self.rewards[a] = float(rewards[i])
+            self.rewards[a] = float(pay[i])
             self.terminations[a] = not truncated
             self.truncations[a] = truncated
             self.infos[a] = {
                 "scores": [int(x) for x in game.scores(self._state)],
                 "winners": game.winners(self._state),
             }
-
-    def _final_rewards(self) -> np.ndarray:
-        game, n = self.game, self.num_players
-        if self.reward_mode == "win":
-            return game.returns(self._state)
-        if self.reward_mode == "zero_sum":
-            won = np.zeros(n)
-            won[game.winners(self._state)] = 1
-            k = won.sum()
-            return np.where(won == 1, 1.0 / k, -1.0 / (n - k) if k < n else 0.0)
-        vp = game.scores(self._state).astype(np.float64)
-        return (vp - (vp.sum() - vp) / (n - 1)) / SCORE_SCALE
 
     def _lose_by_illegal_action(self, offender):
         """illegal_action="lose": the offender gets -1, everybody stops."""

@@ -1,11 +1,30 @@
 """A single-agent Gymnasium view of any tradewinds game, for sb3-contrib's MaskablePPO.
 
-The learner sits in one seat; every other decision (opponents' turns and their
-mid-turn choices) is made by opponent policies inside `step`, so the learner only sees
-its own decisions. Opponents follow the agent protocol `act(observation, action_mask,
-rng) -> action`; by default they play uniformly random legal actions. Pass a list
-(one policy per opponent seat) or a callable `pool(rng) -> policy` to sample a fresh
-opponent per game, e.g. from past snapshots in self-play.
+The learner sits in one seat (`seat`: an int, or "random" — drawn per episode); every other
+decision (opponents' turns and their mid-turn choices) is made inside `step`, so the
+learner only sees its own decisions. Opponents (`opponents`, one spec for every opponent
+seat, a list of one per opponent seat in seat order, or a callable `pool(rng) -> spec`
+drawn per episode and seat, e.g. from past snapshots in self-play) are:
+
+- "random" (the default) or "heuristic": played inside numba (`tradewinds.opponents`),
+  drawing from an opponent key set from the game seed at every episode;
+- a policy with the agent protocol `act(observation, action_mask, rng) -> action` (given
+  the env's `np_random`, and `state=` when it declares `needs_state`, as in the arena);
+- a predictor `predict(observations, action_masks=masks)` such as a Stable-Baselines3
+  model (`tradewinds.opponents.Frozen(model)` plays it deterministically).
+
+Seeds: `reset(seed=s)` seeds `np_random`; each episode then draws its game seed
+(`np_random.integers(0, 2**63 - 1)`) and, with seat="random", the learner's seat
+(`np_random.integers(num_players)`), in that order. With "random"/"heuristic" opponents
+nothing else draws from `np_random`, so `tradewinds.vec_env.BatchedVecEnv` reproduces
+these episodes exactly.
+
+Rewards (`tradewinds.rewards`, the same as the AEC env's): `win` (1 shared by the
+winners) and `zero_sum` at the end; `score` after every step, the change of the
+learner's VP margin (own VP minus the best other seat's, / 100) — the rewards of an
+episode sum to its final margin. A game stopped by the round cap is scored as it stands
+and ends with `truncated=True` (and `terminated=False`); `info` then has `scores` and
+`winners`, as at every end.
 
 Arguments are checked like the AEC env's (ValueError naming the bad one). Actions are
 the elements of `action_space` (an int id, a numpy integer, a 0-d integer array) or an
@@ -15,9 +34,10 @@ Illegal actions. Gymnasium's contract is that every element of `action_space` ma
 passed to `step` (its `check_env` steps `action_space.sample()`), and the legal ones
 change every decision (`action_masks()`). So by default (`illegal_action="lose"`) an
 action the current state does not allow ends the episode as a loss for the learner:
-reward -1, `terminated=True`, `info["illegal_action"]` (the id) and `info["reason"]`, as
-PettingZoo's classic games do; the state is unchanged. `illegal_action="raise"` raises
-IllegalActionError naming the action and why, for debugging a masked agent.
+reward -1 (in every reward mode), `terminated=True`, `info["illegal_action"]` (the id)
+and `info["reason"]`, as PettingZoo's classic games do; the state is unchanged.
+`illegal_action="raise"` raises IllegalActionError naming the action and why, for
+debugging a masked agent.
 
 An episode that ended (terminated or truncated) must be reset: `step` raises
 `gymnasium.error.ResetNeeded`, as it does before the first `reset`. The env can be
@@ -30,20 +50,23 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
-from tradewinds import registry
-from tradewinds.aec import ILLEGAL_MODES, REWARD_MODES, observation_box
-from tradewinds.protocol import IllegalActionError
+from tradewinds import registry, rewards
+from tradewinds.aec import ILLEGAL_MODES, observation_box
+from tradewinds.protocol import IllegalActionError, as_key
 
 
 class UniformRandom:
-    """Uniform over the legal actions (the default opponent)."""
+    """Uniform over the legal actions, from the rng it is given (an agent-protocol policy;
+    the default opponent is the kernel-side "random")."""
 
     def act(self, observation, action_mask, rng):
         return int(rng.choice(np.flatnonzero(action_mask)))
 
 
-def _is_policy(x) -> bool:
-    return callable(getattr(x, "act", None))
+def _opponents():
+    from tradewinds import opponents  # imports agents (the heuristics): on first use
+
+    return opponents
 
 
 class SingleAgentEnv(gym.Env):
@@ -60,8 +83,7 @@ class SingleAgentEnv(gym.Env):
                 isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_))
                 and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or 'random', got {seat!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        self._reward_code = rewards.mode_code(reward)
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
@@ -71,13 +93,17 @@ class SingleAgentEnv(gym.Env):
         if isinstance(opponents, (list, tuple)) and len(opponents) != n - 1:
             raise ValueError(f"need {n - 1} opponents (one policy per opponent seat), "
                              f"got {len(opponents)}")
-        if not (opponents is None or _is_policy(opponents) or callable(opponents)
+        ops = _opponents()
+        if not (opponents is None or ops.is_opponent(opponents)
+                or (callable(opponents) and not isinstance(opponents, str))
                 or (isinstance(opponents, (list, tuple))
-                    and all(_is_policy(o) for o in opponents))):
+                    and all(ops.is_opponent(o) for o in opponents))):
             raise ValueError(
-                f"opponents must be None (uniform random), a policy with act(observation, "
-                f"action_mask, rng), a callable pool(rng) -> policy, or a list of {n - 1} "
-                f"policies (one per opponent seat), got {opponents!r}")
+                f"opponents must be None or 'random' (uniform random), 'heuristic', a policy "
+                f"with act(observation, action_mask, rng), a predictor with "
+                f"predict(observations, action_masks=...), a callable pool(rng) -> one of "
+                f"these, or a list of {n - 1} of these (one per opponent seat), "
+                f"got {opponents!r}")
         self.options = dict(self.game.option_defaults, **options)
         try:
             self.game.parse_options(**self.options)
@@ -92,6 +118,10 @@ class SingleAgentEnv(gym.Env):
         self.observation_space = observation_box(self.game, n, self.options)
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._scratch = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._seen = np.zeros(self.game.state_size, dtype=np.int32)
+        self._codes = np.zeros(max(n - 1, 1), dtype=np.int64)
+        self._key = np.zeros(2, dtype=np.int32)
         self.state = None
         self._done = False
         self._viewer = None
@@ -108,18 +138,20 @@ class SingleAgentEnv(gym.Env):
         self.__dict__.update(state)
 
     # ------------------------------------------------------------ episodes
-    def _pick_opponents(self):
-        opp = self._opponents
+    def _pick_opponents(self) -> list:
+        """One opponent spec per opponent seat, in seat order, for a new episode."""
+        opp, k = self._opponents, self.num_players - 1
+        ops = _opponents()
         if opp is None:
-            return [UniformRandom()] * (self.num_players - 1)
-        if _is_policy(opp):
-            return [opp] * (self.num_players - 1)
-        if callable(opp):
-            picked = [opp(self.np_random) for _ in range(self.num_players - 1)]
-            if not all(_is_policy(p) for p in picked):
-                raise ValueError(f"the opponent pool returned a non-policy: {picked!r}")
-            return picked
-        return list(opp)
+            return ["random"] * k
+        if isinstance(opp, (list, tuple)):
+            return list(opp)
+        if ops.is_opponent(opp):
+            return [opp] * k
+        picked = [opp(self.np_random) for _ in range(k)]
+        if not all(ops.is_opponent(p) for p in picked):
+            raise ValueError(f"the opponent pool returned a non-policy: {picked!r}")
+        return picked
 
     def reset(self, *, seed=None, options=None):
         if options:
@@ -132,6 +164,11 @@ class SingleAgentEnv(gym.Env):
                      if self.seat_choice == "random" else self.seat_choice)
         others = self._pick_opponents()
         self.policies = {p: others.pop(0) for p in range(self.num_players) if p != self.seat}
+        ops = _opponents()
+        for j, spec in enumerate(self.policies.values()):
+            self._codes[j] = ops.NAMES[spec] if isinstance(spec, str) else ops.POLICY
+        self._key[:] = as_key(game_seed)
+        self._margins = rewards.start(self.game, self.state)
         self._done = False
         self._advance()
         if self.render_mode == "human":
@@ -152,14 +189,31 @@ class SingleAgentEnv(gym.Env):
             self.game.step(self.state, action)
 
     def _advance(self):
-        """Let opponents decide until it is the learner's turn or the game is over."""
+        """Let opponents decide until it is the learner's turn or the game is over: the
+        kernel-side ones inside numba, the Python policies one decision at a time."""
+        ops = _opponents()
         k, game, state = self.game.kernels, self.game, self.state
-        while not k.is_terminal(state) and k.current_player(state) != self.seat:
+        while True:
+            r = ops.advance(game.aux, state, self.seat, self._codes, self._key,
+                            self._scratch, self._seen)
+            if r == ops.LEARNER or r == ops.FINISHED:
+                return
             p = int(k.current_player(state))
+            policy = self.policies[p]
+            if r == ops.FAILED:
+                raise IllegalActionError(
+                    f"the opponent in seat {p} ({policy}) chose an action the kernel refused")
             mask = np.empty(game.num_actions, dtype=np.int8)
             k.legal_mask(state, mask)
-            policy = self.policies[p]
-            action = policy.act(self._observe(p), mask, self.np_random)
+            obs = self._observe(p)
+            if ops.is_actor(policy):
+                if getattr(policy, "needs_state", False):
+                    action = policy.act(obs, mask, self.np_random, state=state.copy())
+                else:
+                    action = policy.act(obs, mask, self.np_random)
+            else:
+                action = int(ops.predict(policy, obs[None], mask[None].astype(bool),
+                                         ops.takes_masks(policy))[0])
             try:
                 self._step(action)
             except IllegalActionError as e:
@@ -213,25 +267,18 @@ class SingleAgentEnv(gym.Env):
             self.render()
         obs = self._observe(self.seat)
         k = self.game.kernels
-        truncated = bool(k.is_truncated(self.state))
-        terminated = bool(k.is_terminal(self.state)) and not truncated
-        reward = self._reward() if terminated else 0.0
+        over = bool(k.is_terminal(self.state))
+        truncated = over and bool(k.is_truncated(self.state))
+        reward = 0.0
+        if over or self._reward_code == rewards.SCORE:
+            reward = float(rewards.payments(self.game, self.state, self._reward_code,
+                                            self._margins)[self.seat])
         info = {}
-        if terminated or truncated:
+        if over:
             self._done = True
             info = {"scores": self.game.scores(self.state).tolist(),
                     "winners": self.game.winners(self.state)}
-        return obs, reward, terminated, truncated, info
-
-    def _reward(self) -> float:
-        g, s, n, me = self.game, self.state, self.num_players, self.seat
-        if self.reward_mode == "win":
-            return float(g.returns(s)[me])
-        if self.reward_mode == "zero_sum":
-            won = g.winners(s)
-            return 1.0 / len(won) if me in won else (-1.0 / (n - len(won)))
-        vp = g.scores(s).astype(float)
-        return float((vp[me] - (vp.sum() - vp[me]) / (n - 1)) / 100.0)
+        return obs, reward, over and not truncated, truncated, info
 
     def render(self):
         """As the AEC env's: "ansi" the text board, "rgb_array" a uint8[h, w, 3] frame,

@@ -26,7 +26,9 @@ def aux_for(voyage_map) -> VoyageAux:
 
 
 def _init(aux, s, num_players, seed, opts):
-    K.init(s, aux.m, num_players, seed, opts[0], opts[1], opts[2])
+    # opts: parse_options' values (simple_deck, black_ship, max_rounds, dice_movement)
+    K.init(s, aux.m, num_players, seed, opts[0], opts[1], opts[2],
+           opts[3] if len(opts) > 3 else 0)
 
 
 jit.bind(

@@ -35,6 +35,7 @@ RULES = (
     ("end_triggered", "0 or 1"),
     ("simple_deck", "0 or 1"),
     ("black_ship", "0 or 1 (1 only on a map with Melaka)"),
+    ("dice_movement", "0 or 1 (1 not with simple_deck)"),
     ("bid_raised", "0 or 1"),
     ("turn_over", "0 or 1"),
     ("bid_high", f"in 0..{R.UPGRADED_DISCS}"),
@@ -60,14 +61,16 @@ RULES = (
     ("discard", "a count >= 0"),
     ("hand", "a count >= 0"),
     ("<wind cards>", f"{R.DECK_SIZE} over deck, discard pile and hands "
-                     f"({R.DECK_SIZE - R.SIMPLE_DECK_CALMS_REMOVED} with simple_deck)"),
+                     f"({R.DECK_SIZE - R.SIMPLE_DECK_CALMS_REMOVED} with simple_deck, "
+                     "0 with dice_movement)"),
     ("<wind cards of a kind>", "as many of each kind as the deck has", "card kind"),
     ("order", "a permutation of the seats"),
     ("ranking", "in phase order the bidders (bid > 0), each once, then -1, the decider at "
                 "order_step; else all -1"),
     ("new_order", "in phase order the seats of ranking[:order_step] placed, else all -1"),
     ("ship", "a space of the map"),
-    ("discs", f"{R.BASE_DISCS} or {R.UPGRADED_DISCS}"),
+    ("discs", f"{R.BASE_DISCS} or {R.UPGRADED_DISCS} (0..{R.UPGRADED_DISCS} with "
+              "dice_movement)"),
     ("spent", "in 0..discs"),
     ("bid", "in 0..bid_high"),
     ("targets", "a port id of the map, or -1"),
@@ -76,7 +79,7 @@ RULES = (
     ("<legal actions>", "there while the game is not over (this state has none)"),
 )
 (R_LENGTH, R_NP, R_PHASE, R_DECIDER, R_ACTIVE, R_POSITION, R_MAX_ROUNDS, R_ROUND, R_TRUNC,
- R_END, R_SIMPLE, R_BLACK_OPT, R_BID_RAISED, R_TURN_OVER, R_BID_HIGH, R_BID_LEADER,
+ R_END, R_SIMPLE, R_BLACK_OPT, R_DICE, R_BID_RAISED, R_TURN_OVER, R_BID_HIGH, R_BID_LEADER,
  R_BID_PASSES, R_BID_TURN, R_ORDER_STEP, R_ARR_STAGE, R_ARR_HEX, R_CARD_STAGE, R_CARD,
  R_REACT_K, R_REACT_SEAT, R_REACT_BUDGET, R_REACTION, R_COMPASS_LEFT, R_ATTACKQ, R_UPG_GIVEN,
  R_BLACK_HEX, R_DECK_SIZE, R_DECK, R_DISCARD, R_HAND, R_CARDS, R_KINDS, R_ORDER, R_RANKING,
@@ -131,10 +134,12 @@ def _scalars(s, m, n):
     if not _in(s[K.ROUND], 1, s[K.MAX_ROUNDS]):
         return R_ROUND
     for at, rule in ((K.TRUNC, R_TRUNC), (K.END_TRIG, R_END), (K.SIMPLE, R_SIMPLE),
-                     (K.BLACK_OPT, R_BLACK_OPT), (K.BID_RAISED, R_BID_RAISED),
-                     (K.TURN_OVER, R_TURN_OVER)):
+                     (K.BLACK_OPT, R_BLACK_OPT), (K.DICE, R_DICE),
+                     (K.BID_RAISED, R_BID_RAISED), (K.TURN_OVER, R_TURN_OVER)):
         if not _in(s[at], 0, 1):
             return rule
+    if s[K.DICE] == 1 and s[K.SIMPLE] == 1:
+        return R_DICE
     if s[K.BLACK_OPT] == 1 and m[K.M_BLACK_START] < 0:
         return R_BLACK_OPT
     if not _in(s[K.BID_HIGH], 0, R.UPGRADED_DISCS):
@@ -195,6 +200,8 @@ def _cards(s):
         return R_HAND + i
     cards = size + total(s, K.DISCARD, K.NK) + total(s, K.HAND, K.MAXP * K.NK)
     expected = R.DECK_SIZE - (R.SIMPLE_DECK_CALMS_REMOVED if s[K.SIMPLE] == 1 else 0)
+    if s[K.DICE] == 1:
+        expected = 0
     return 0 if cards == expected else R_CARDS
 
 
@@ -211,7 +218,7 @@ def check_play(s, m):
     for i in range(K.MAXP * K.NK):
         count[i % K.NK] += s[K.HAND + i]
     for kind in range(K.NK):
-        total = K.CARD_COUNTS[kind]
+        total = K.CARD_COUNTS[kind] if s[K.DICE] == 0 else 0
         if kind == R.CALM and s[K.SIMPLE] == 1:
             total -= R.SIMPLE_DECK_CALMS_REMOVED
         if count[kind] + s[K.DISCARD + kind] != total:
@@ -283,7 +290,10 @@ def check(s, m):
     for p in range(n):
         if not _in(s[K.SHIP + p], 0, hexes - 1):
             return R_SHIP + p
-        if s[K.DISCS + p] != R.BASE_DISCS and s[K.DISCS + p] != R.UPGRADED_DISCS:
+        if s[K.DICE] == 1:
+            if not _in(s[K.DISCS + p], 0, R.UPGRADED_DISCS):
+                return R_DISCS + p
+        elif s[K.DISCS + p] != R.BASE_DISCS and s[K.DISCS + p] != R.UPGRADED_DISCS:
             return R_DISCS + p
         if not _in(s[K.SPENT + p], 0, s[K.DISCS + p]):
             return R_SPENT + p

@@ -25,6 +25,9 @@ Everything is rebuilt from public counts and canonical orders before shuffling, 
 result is a function of (what `player` sees, key) only: two states that differ only in
 hidden parts give the same determinization for the same key. A finished game is only
 reseeded. The key (int32[2], `tradewinds.rng`) is advanced.
+
+With `dice_movement` (variant 2, VA34) nobody holds wind or target cards: nothing is hidden
+and a determinization only reseeds the generator (the future dice and wreck rolls).
 """
 
 import numpy as np
@@ -175,7 +178,7 @@ def deal_cards(s, m, player, key):
 @njit(cache=True)
 def determinize(s, m, player, key):
     """In place: resample what `player` cannot see (module docstring), drawing from `key`."""
-    if s[K.PHASE] != GAME_OVER:
+    if s[K.PHASE] != GAME_OVER and s[K.DICE] == 0:
         deal_targets(s, m, player, key)
         deal_cards(s, m, player, key)
     rng.store(s, K.RNG, rng.next_u64(key, 0))

@@ -7,7 +7,9 @@ from voyage_env.game import GAME, make_game
 class raw_env(KernelAECEnv):  # noqa: N801  (PettingZoo naming)
     """Options: num_players 2-4, render_mode None|"human"|"ansi"|"rgb_array", reward
     "win"|"zero_sum"|"score", illegal_action "raise"|"lose", seed, simple_deck, black_ship,
-    max_rounds (truncation cap, default 40), voyage_map (a `board.VoyageMap`, default board)."""
+    dice_movement (variant 2: 2d6 movement points per turn, no cards or auction; not with
+    simple_deck), max_rounds (truncation cap, default 40), voyage_map (a `board.VoyageMap`,
+    default board)."""
 
     game = GAME
 

@@ -39,8 +39,8 @@ class BoundKernels:
         self.map = voyage_map
         self.m = K.pack_map(voyage_map)
 
-    def init(self, s, n, seed, simple_deck, black_ship, max_rounds):
-        K.init(s, self.m, n, seed, simple_deck, black_ship, max_rounds)
+    def init(self, s, n, seed, simple_deck, black_ship, max_rounds, dice_movement=0):
+        K.init(s, self.m, n, seed, simple_deck, black_ship, max_rounds, dice_movement)
 
     def step(self, s, a):
         return K.step(s, self.m, a)
@@ -97,20 +97,22 @@ def _options_parser(voyage_map):
 
     def parse_options(simple_deck: bool = False, black_ship: bool = False,
                       max_rounds: int = R.DEFAULT_MAX_ROUNDS, dice_movement: bool = False):
-        """simple_deck (rules §15 variant 1), black_ship (mini-expansion), max_rounds cap."""
+        """simple_deck (rules §15 variant 1), black_ship (mini-expansion), max_rounds cap,
+        dice_movement (§15 variant 2: 2d6 movement points per turn, VA34). Returns the
+        init arguments (simple_deck, black_ship, max_rounds, dice_movement)."""
         for name, value in (("simple_deck", simple_deck), ("black_ship", black_ship),
                             ("dice_movement", dice_movement)):
             if not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
-        if dice_movement:
-            raise ValueError("dice_movement (rules §15 variant 2, VA34) is not implemented yet; "
-                             "use simple_deck=True for the simple game")
+        if dice_movement and simple_deck:
+            raise ValueError("dice_movement=True and simple_deck=True do not combine: the "
+                             "dice variant uses no wind cards at all (rules §15, VA39)")
         if black_ship and not has_melaka:
             raise ValueError(f"black_ship needs a port named Melaka on map {voyage_map.name!r} "
                              "(the Black Ship starts there, V57)")
         if not isinstance(max_rounds, (int, np.integer)) or not 1 <= max_rounds <= 1000:
             raise ValueError(f"max_rounds must be an integer in 1..1000, got {max_rounds!r}")
-        return int(simple_deck), int(black_ship), int(max_rounds)
+        return int(simple_deck), int(black_ship), int(max_rounds), int(dice_movement)
 
     return parse_options
 
@@ -141,20 +143,23 @@ def _reason(state, a, kernels) -> str:
             if t < 0:
                 return f"no sea passage {board.DIRS[d]} of the ship (V14)"
             if a >= A.SHIELD:
+                if v.dice_movement:
+                    return "no wind cards, so no pirate protection, with dice_movement (VA34)"
                 if v.simple_deck:
                     return "no pirate protection in the simple game (VA33)"
                 if not m.pirate[t]:
                     return "shield only protects a step onto a pirate space (V34)"
                 if v.hand[p, R.FAVOURABLE] == 0:
                     return "shield needs a favourable wind card in hand (V34)"
-            if m.blue[t]:
+            if m.blue[t] and not v.dice_movement and not v.simple_deck:
                 return "a blue space needs a playable wind card after paying (V19, V29)"
-            return f"the step costs more discs than the {avail} available (V16, V18)"
+            unit = "movement points" if v.dice_movement else "discs"
+            return f"the step costs more {unit} than the {avail} available (V16, V18)"
         if A.BLACK <= a < A.DOCK:
             if not v.black_ship:
                 return "the Black Ship is not in this game (option black_ship)"
             if avail < 1:
-                return "moving the Black Ship costs 1 disc (V58)"
+                return "moving the Black Ship costs 1 disc (1 movement point with dice, V58)"
             return "the Black Ship cannot go there (land, or across the hemisphere line, V60)"
         if a == A.DOCK:
             return "docking needs the ship on the Lisbon space (V39)"
@@ -201,7 +206,10 @@ def _validator(voyage_map, get_game):
                              f"{getattr(state, 'shape', None)}")
         v = StateView(state)
         n = v.num_players
-        total_cards = R.DECK_SIZE - (R.SIMPLE_DECK_CALMS_REMOVED if v.simple_deck else 0)
+        total_cards = (0 if v.dice_movement else R.DECK_SIZE
+                       - (R.SIMPLE_DECK_CALMS_REMOVED if v.simple_deck else 0))
+        discs_ok = ((0, *range(2, R.UPGRADED_DISCS + 1)) if v.dice_movement
+                    else (R.BASE_DISCS, R.UPGRADED_DISCS))
         checks = [  # conditions are callables: later ones assume earlier ones
             (lambda: 2 <= n <= 4, f"num_players={n} not in 2..4"),
             (lambda: 0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}"),
@@ -211,8 +219,8 @@ def _validator(voyage_map, get_game):
              f"ship position outside the map's {num_hexes} sea spaces"),
             (lambda: set(v.order[:n].tolist()) == set(range(n)),
              f"order={v.order[:n]} is no permutation"),
-            (lambda: all(d in (R.BASE_DISCS, R.UPGRADED_DISCS) for d in v.discs[:n]),
-             "discs not 9 or 12"),
+            (lambda: all(d in discs_ok for d in v.discs[:n]),
+             "discs not 9 or 12 (with dice_movement: the roll 2..12, or 0)"),
             (lambda: ((v.spent[:n] >= 0) & (v.spent[:n] <= v.discs[:n])).all(),
              "spent outside 0..discs"),
             (lambda: 0 <= v.deck_size <= total_cards, "bad deck_size"),
@@ -261,6 +269,8 @@ def _fields(v, n, num_ports, hemisphere, melaka):
            "end_triggered must be 1 exactly when the last tile is taken (V49)")
     yield (v.deck[v.deck_size:] == 0).all(), "deck entries above deck_size must be 0"
     yield not (v.simple_deck and v.hand.any()), "simple_deck: nobody holds wind cards (V53)"
+    dice = bool(v.dice_movement)
+    yield not (dice and v.simple_deck), "dice_movement and simple_deck do not combine (VA39)"
     yield (v.discovered[num_ports:] == -1).all(), "discovered must be -1 beyond the map's ports"
     for p in range(n, R.MAX_PLAYERS):
         used = (v.ship[p], v.discs[p], v.spent[p], v.bid[p], v.vp[p], v.upgraded[p],
@@ -272,8 +282,14 @@ def _fields(v, n, num_ports, hemisphere, melaka):
         up = v.upgraded[p]
         yield (up in (0, 1) and v.docked[p] in (0, 1) and v.attacked[p] in (0, 1),
                f"seat {p}: upgraded, docked, attacked must be 0/1")
-        yield (v.discs[p] == (R.UPGRADED_DISCS if up else R.BASE_DISCS),
-               f"seat {p}: discs={v.discs[p]} must be 9, or 12 once upgraded (V2, V43)")
+        if dice:
+            turn = v.phase != GAME_OVER and p == v.active
+            yield (2 <= v.discs[p] <= 12 if turn else v.discs[p] == 0,
+                   f"seat {p}: discs={v.discs[p]}: with dice_movement the active seat holds its "
+                   "roll 2..12 and every other seat 0 (VA34)")
+        else:
+            yield (v.discs[p] == (R.UPGRADED_DISCS if up else R.BASE_DISCS),
+                   f"seat {p}: discs={v.discs[p]} must be 9, or 12 once upgraded (V2, V43)")
         yield 0 <= v.bid[p] <= R.UPGRADED_DISCS, f"seat {p}: bid={v.bid[p]} out of range"
         yield v.vp[p] >= 0, f"seat {p}: negative vp"
         tiles, best = v.tiles[p], v.best_tile[p]
@@ -289,6 +305,15 @@ def _fields(v, n, num_ports, hemisphere, melaka):
                 f"seat {p}: cubes on ship {k + 1}, which is wrecked or not in service"
     dealt = v.targets[:n][v.targets[:n] >= 0]
     yield len(dealt) == len(set(dealt.tolist())), "a target card is dealt twice"
+    if dice:
+        yield len(dealt) == 0, "dice_movement: no target cards are dealt (V54)"
+        yield (v.phase not in (BID, ORDER, PLAY, REACT, CARDS),
+               f"phase {PHASE_NAMES[v.phase]} does not occur with dice_movement (VA34)")
+        yield ((v.bid_high, v.bid_leader, v.bid_passes, v.bid_turn, v.bid_raised)
+               == (0, -1, 0, 0, 0) and not v.bid.any(),
+               "dice_movement has no auction: the bid fields must be 0 (bid_leader -1, VA34)")
+        yield (v.arrival_stage == 0 and v.card == -1,
+               "dice_movement ignores blue and red spaces and plays no cards (V54)")
     if v.black_ship:
         yield (hemisphere[v.black_hex] == hemisphere[melaka],
                f"black_hex={v.black_hex} not a hex of the Black Ship's hemisphere (V60)")
@@ -397,7 +422,7 @@ def make_game(voyage_map=None) -> Game:
         render_ansi=render_ansi,
         render_rgb=render_rgb,
         option_defaults={"simple_deck": False, "black_ship": False,
-                         "max_rounds": R.DEFAULT_MAX_ROUNDS},
+                         "max_rounds": R.DEFAULT_MAX_ROUNDS, "dice_movement": False},
     )
     return game
 

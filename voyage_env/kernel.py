@@ -5,6 +5,10 @@ Every function takes the state `s` (layout: state.py) and the packed map `m` (se
 source of truth for legality. Automatic work between decisions (attacks, forced compass
 moves, reactions, the red die, the blue card) is queued in state fields and drained by
 `advance`, which stops at the next decision.
+
+Variant 2 (`dice_movement`, V54, VA34; docs/voyage_engine.md "Dice movement"): no bidding
+(the order rotates each round), no wind or target cards, blue and red symbols ignored; each
+turn starts with 2d6 movement points drawn from the state's generator, held in `discs`.
 """
 
 import numpy as np
@@ -70,8 +74,9 @@ _o = LAYOUT.offset
 NP, PHASE, DECIDER, ACTIVE, POSITION, ROUND, MAX_ROUNDS, TRUNC, END_TRIG = (
     _o("num_players"), _o("phase"), _o("decider"), _o("active"), _o("position"), _o("round"),
     _o("max_rounds"), _o("truncated"), _o("end_triggered"))
-SIMPLE, BLACK_OPT, TILES_TOTAL, TILES_TAKEN = (
-    _o("simple_deck"), _o("black_ship"), _o("tiles_total"), _o("tiles_taken"))
+SIMPLE, BLACK_OPT, DICE, TILES_TOTAL, TILES_TAKEN = (
+    _o("simple_deck"), _o("black_ship"), _o("dice_movement"), _o("tiles_total"),
+    _o("tiles_taken"))
 BID_HIGH, BID_LEADER, BID_PASSES, BID_TURN, BID_RAISED, ORDER_STEP = (
     _o("bid_high"), _o("bid_leader"), _o("bid_passes"), _o("bid_turn"), _o("bid_raised"),
     _o("order_step"))
@@ -129,6 +134,12 @@ def hand_total(s, p):
     for k in range(NK):
         t += s[HAND + p * NK + k]
     return t
+
+
+@njit(cache=True)
+def cards_in_hand(s):
+    """Players hold wind cards: neither the simple deck (V53) nor the dice variant (V54)."""
+    return s[SIMPLE] == 0 and s[DICE] == 0
 
 
 @njit(cache=True)
@@ -197,13 +208,14 @@ def draw_to(s, p, size):
 # =====================================================================  setup
 
 @njit(cache=True)
-def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds):
+def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_movement=0):
     s[:] = 0
     n = num_players
     s[NP] = n
     s[MAX_ROUNDS] = max_rounds
     s[SIMPLE] = simple_deck
     s[BLACK_OPT] = black_ship
+    s[DICE] = dice_movement
     s[TILES_TOTAL] = n + 1
     rng.seed_state(s, RNG, seed)
     for k in range(MAXP):
@@ -211,12 +223,35 @@ def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds):
         s[RANKING + k] = -1
         s[NEW_ORDER + k] = -1
     rng.shuffle(s, RNG, s[ORDER_:ORDER_ + n], n)
-    # target cards (V3): west deck then east deck, each shuffled and dealt by seat
-    nports = m[M_P]
-    deck = np.empty(nports, dtype=np.int32)
     for p in range(MAXP):
         for j in range(NT):
             s[TARGETS + p * NT + j] = -1
+    if dice_movement == 0:
+        deal_cards_at_setup(s, m, n, simple_deck)
+    for g in range(NG):
+        s[STOCK + g] = R.STOCK_PER_GOOD
+    for port in range(R.MAX_PORTS):
+        s[DISCOVERED + port] = -1
+    for p in range(n):
+        s[SHIP + p] = m[M_LISBON]
+        s[DISCS + p] = 0 if dice_movement else R.BASE_DISCS
+    s[BLACK_HEX] = m[M_BLACK_START] if black_ship else -1
+    s[CARD] = -1
+    s[REACT_SEAT] = -1
+    s[ROUND] = 1
+    if dice_movement == 0:
+        start_bidding(s)
+    else:
+        dice_round(s)
+        next_turn(s)
+
+
+@njit(cache=True)
+def deal_cards_at_setup(s, m, n, simple_deck):
+    """V3 and V7 (not in the dice variant, V54): target cards, then the wind deck."""
+    # target cards (V3): west deck then east deck, each shuffled and dealt by seat
+    nports = m[M_P]
+    deck = np.empty(nports, dtype=np.int32)
     for side in range(2):
         size = 0
         for port in range(nports):
@@ -239,30 +274,37 @@ def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds):
             size += 1
     rng.shuffle(s, RNG, s[DECK:DECK + size], size)
     s[DECK_SIZE] = size
-    for g in range(NG):
-        s[STOCK + g] = R.STOCK_PER_GOOD
-    for port in range(R.MAX_PORTS):
-        s[DISCOVERED + port] = -1
-    for p in range(n):
-        s[SHIP + p] = m[M_LISBON]
-        s[DISCS + p] = R.BASE_DISCS
-    s[BLACK_HEX] = m[M_BLACK_START] if black_ship else -1
-    s[CARD] = -1
-    s[REACT_SEAT] = -1
-    s[ROUND] = 1
-    start_bidding(s)
 
 
 # =====================================================================  bidding and order
 
 @njit(cache=True)
-def start_bidding(s):
-    s[PHASE] = BID
+def dice_round(s):
+    """The dice variant has no auction (VA34): from round 2 on the turn order rotates (the
+    first position moves to the last); the caller then starts the first turn."""
+    reset_auction(s)
+    n = s[NP]
+    if s[ROUND] > 1:
+        first = s[ORDER_]
+        for pos in range(n - 1):
+            s[ORDER_ + pos] = s[ORDER_ + pos + 1]
+        s[ORDER_ + n - 1] = first
+    s[POSITION] = -1
+
+
+@njit(cache=True)
+def reset_auction(s):
     s[BID_HIGH] = 0
     s[BID_LEADER] = -1
     s[BID_PASSES] = 0
     s[BID_RAISED] = 0
     s[BID_TURN] = 0
+
+
+@njit(cache=True)
+def start_bidding(s):
+    s[PHASE] = BID
+    reset_auction(s)
     s[POSITION] = 0
     s[ACTIVE] = s[ORDER_]
     s[DECIDER] = s[ORDER_]
@@ -363,23 +405,39 @@ def finish_order(s):
 
 @njit(cache=True)
 def refresh(s, p):
-    """V48: all discs back, hand drawn up to 5."""
+    """V48: all discs back, hand drawn up to 5. Dice variant: unused points are lost."""
     s[SPENT + p] = 0
-    if s[SIMPLE] == 0:
+    if s[DICE] == 1:
+        s[DISCS + p] = 0
+    elif s[SIMPLE] == 0:
         draw_to(s, p, R.HAND_SIZE)
 
 
 @njit(cache=True)
+def roll_movement(s, p):
+    """V54, VA34: the turn's movement points, two dice drawn one after the other."""
+    points = 0
+    for _ in range(R.MOVE_DICE):
+        points += rng.below(s, RNG, R.DIE_FACES) + 1
+    s[DISCS + p] = points
+
+
+@njit(cache=True)
 def next_turn(s):
-    """Start the next position's turn; empty turns (no disc) pass at once (VA21)."""
+    """Start the next position's turn; empty turns (no disc) pass at once (VA21). After
+    the last position the round ends; in the dice variant the next round's turns follow
+    at once (a loop here, not a call back: numba's cache does not take recursion)."""
     n = s[NP]
     while True:
         s[POSITION] += 1
         if s[POSITION] >= n:
-            end_round(s)
+            if end_round(s):
+                continue
             return
         p = s[ORDER_ + s[POSITION]]
         s[ACTIVE] = p
+        if s[DICE] == 1:
+            roll_movement(s, p)
         if available(s, p) > 0:
             s[PHASE] = MOVE
             s[DECIDER] = p
@@ -396,18 +454,23 @@ def end_turn(s):
 
 @njit(cache=True)
 def end_round(s):
-    """V49: the round of the last tile is finished, then the game ends; else cap or next."""
+    """V49: the round of the last tile is finished, then the game ends; else cap or next.
+    True when the next round's turns start at once (dice variant: no auction)."""
     if s[END_TRIG] == 1 or s[ROUND] >= s[MAX_ROUNDS]:
         s[TRUNC] = 0 if s[END_TRIG] == 1 else 1
         s[PHASE] = GAME_OVER
         s[DECIDER] = -1
-        return
+        return False
     s[ROUND] += 1
     for p in range(s[NP]):
         s[DOCKED + p] = 0
         s[ATTACKED + p] = 0
         s[BIDS + p] = 0
+    if s[DICE] == 1:
+        dice_round(s)
+        return True
     start_bidding(s)
+    return False
 
 
 # =====================================================================  movement effects
@@ -656,10 +719,10 @@ def is_legal(s, m, a):
                 return False
             t = nb(m, s[SHIP + p], d)
             if shielded:
-                if (s[SIMPLE] == 1 or hexf(m, t, F_PIRATE) == 0
+                if (not cards_in_hand(s) or hexf(m, t, F_PIRATE) == 0
                         or s[HAND + p * NK + R.FAVOURABLE] == 0):
                     return False
-            if hexf(m, t, F_BLUE) and s[SIMPLE] == 0:
+            if hexf(m, t, F_BLUE) and cards_in_hand(s):
                 return playable(s, p, avail - cost, shielded)
             return True
         if A.BLACK <= a < A.DOCK:
@@ -720,7 +783,7 @@ def _mask_move(s, m, mask):
     if avail == 0:
         return
     current = hexf(m, h, F_CURRENT)
-    cards = s[SIMPLE] == 0
+    cards = cards_in_hand(s)
     favourable = s[HAND + p * NK + R.FAVOURABLE] > 0
     for d in range(6):
         t = nb(m, h, d)
@@ -803,7 +866,7 @@ def dock_sell(s):
             s[CUBES + p * NG + g] = 0
             s[STOCK + g] += 1
             s[VP + p] += GOOD_VP[g]
-    if s[SIMPLE] == 0:
+    if cards_in_hand(s):
         s[PHASE] = CARDS
         s[DECIDER] = p
     else:
@@ -859,7 +922,8 @@ def step(s, m, a):
                 s[DISCARD + R.FAVOURABLE] += 1
             t = nb(m, s[SHIP + p], d)
             enter_hex(s, m, p, t)
-            s[ARR_STAGE] = ARRIVAL_RED
+            # dice variant: blue and red symbols are ignored, nothing follows the attack
+            s[ARR_STAGE] = ARRIVAL_RED if s[DICE] == 0 else ARRIVAL_NONE
             s[ARR_HEX] = t
             advance(s, m)
         elif a < A.DOCK:
@@ -906,7 +970,8 @@ def step(s, m, a):
             if s[UPG_GIVEN] == 3:  # V43
                 s[UPG_GIVEN] = 0
                 s[UPGRADED + p] = 1
-                s[DISCS + p] = R.UPGRADED_DISCS
+                if s[DICE] == 0:  # dice variant: ship 4 in service, no discs (VA34)
+                    s[DISCS + p] = R.UPGRADED_DISCS
                 dock_monastery(s)
     elif phase == MONASTERY:
         if a == A.MONASTERY_TAKE:  # V41
@@ -1085,12 +1150,14 @@ def random_playout(s, m, key):
 
 
 @njit(cache=True)
-def random_games(m, num_players, first_seed, games, simple_deck, black_ship, max_rounds):
+def random_games(m, num_players, first_seed, games, simple_deck, black_ship, max_rounds,
+                 dice_movement=0):
     s = np.zeros(STATE_SIZE, dtype=np.int32)
     key = np.zeros(2, dtype=np.int32)
     total = 0
     for g in range(games):
-        init(s, m, num_players, first_seed + g, simple_deck, black_ship, max_rounds)
+        init(s, m, num_players, first_seed + g, simple_deck, black_ship, max_rounds,
+             dice_movement)
         key[0] = first_seed + g
         key[1] = 0x5EED
         total += random_playout(s, m, key)
@@ -1103,13 +1170,16 @@ PARALLEL_MIN = 512
 
 
 @njit(cache=True, parallel=True)
-def init_batch(states, m, num_players, seeds, simple_deck, black_ship, max_rounds):
+def init_batch(states, m, num_players, seeds, simple_deck, black_ship, max_rounds,
+               dice_movement=0):
     if states.shape[0] < PARALLEL_MIN:
         for i in range(states.shape[0]):
-            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds,
+                 dice_movement)
     else:
         for i in prange(states.shape[0]):
-            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds,
+                 dice_movement)
 
 
 @njit(cache=True, parallel=True)
@@ -1144,29 +1214,31 @@ def observe_batch(states, m, players, out):
 
 @njit(cache=True)
 def random_step_row(s, m, mask, key, seeds, i, auto_reset, num_players, simple_deck,
-                    black_ship, max_rounds):
+                    black_ship, max_rounds, dice_movement=0):
     """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
     step(s, m, random_action(s, m, mask, key))
     if s[PHASE] != GAME_OVER:
         return 0
     if auto_reset:
         seeds[i] += 1
-        init(s, m, num_players, seeds[i], simple_deck, black_ship, max_rounds)
+        init(s, m, num_players, seeds[i], simple_deck, black_ship, max_rounds, dice_movement)
     return 1
 
 
 @njit(cache=True, parallel=True)
 def random_step_batch(states, m, masks, keys, seeds, auto_reset, num_players, simple_deck,
-                      black_ship, max_rounds):
+                      black_ship, max_rounds, dice_movement=0):
     finished = 0
     if states.shape[0] < PARALLEL_MIN:
         for i in range(states.shape[0]):
             finished += random_step_row(states[i], m, masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, simple_deck, black_ship, max_rounds)
+                                        num_players, simple_deck, black_ship, max_rounds,
+                                        dice_movement)
     else:
         for i in prange(states.shape[0]):
             finished += random_step_row(states[i], m, masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, simple_deck, black_ship, max_rounds)
+                                        num_players, simple_deck, black_ship, max_rounds,
+                                        dice_movement)
     return finished
 
 

@@ -42,6 +42,7 @@ from voyage_env.state import (
     CARD_REACTIONS,
     CARDS,
     GAME_OVER,
+    LAYOUT,
     MONASTERY,
     MOVE,
     ORDER,
@@ -60,6 +61,14 @@ NUM_KINDS = R.NUM_CARD_KINDS
 TARGET_SLOTS = 2 * R.TARGETS_PER_DECK
 MELAKA = "Melaka"
 PHASES_OF_ACTIVE = (MOVE, PLAY, UPGRADE, MONASTERY, CARDS)
+AT = {name: f.offset for name, f in LAYOUT.fields.items()}   # state field -> first index
+# observation entry names built once (observe looks them up by name)
+CARD_ENTRIES = tuple(f"card={c}" for c in R.CARD_KINDS)
+DISCARD_ENTRIES = tuple(f"discard:{c}" for c in R.CARD_KINDS)
+MY_HAND_ENTRIES = tuple(f"my_hand:{c}" for c in R.CARD_KINDS)
+STOCK_ENTRIES = tuple(f"stock:{g}" for g in B.GOODS)
+CUBE_FIELDS = tuple(f"cube:{g}" for g in B.GOODS)
+WRECK_FIELDS = tuple(f"wrecked:ship{k + 1}" for k in range(R.NUM_SHIPS))
 
 
 def _is_int(x) -> bool:
@@ -125,6 +134,10 @@ class Board:
             if MELAKA in self.port_name else -1
         self.obs_names = tuple(obs_names(self.num_hexes, self.port_name))
         self.obs_index = {name: i for i, name in enumerate(self.obs_names)}
+        # per relative seat r: the index of each "p{r}:<field>" entry, by field
+        self.seat_obs_index = [
+            {name[len(f"p{r}:"):]: i for name, i in self.obs_index.items()
+             if name.startswith(f"p{r}:")} for r in range(R.MAX_PLAYERS)]
 
     def step_is_free(self, hex_from: int, direction: int) -> bool:
         """V15, VA29: a step is free iff the hex being left has a current arrow that way."""
@@ -254,12 +267,30 @@ class VoyageGame:
     - `turn_over` is set by a calm and consumed by the end check at once (never seen at a
       decision point); `stop` ends the turn directly.
     - `is_terminal()` is true for a truncated game too; `is_truncated()` tells them apart.
+
+    Dice movement (variant 2, V54; DESIGN.md VA34; docs/voyage_engine.md "Dice movement")
+    - No target cards are dealt and no wind deck is built: the setup draws only the turn
+      order. There is no auction: the bid fields keep their neutral values, and from round
+      2 on the turn order rotates (the first position becomes the last).
+    - A turn starts by rolling two dice (`below(6) + 1`, twice) from the game's generator;
+      their sum is the turn's movement points, kept in `discs` (`spent` counts what is
+      used). Steps cost as with discs, a pirate space one point more (no protection: no
+      cards). Unused points are lost at the end of the turn: `discs` and `spent` go back to
+      0, so every seat but the one taking its turn shows 0.
+    - Blue and red symbols are ignored: after the port and the Black Ship nothing is left of
+      an own step (`arrival_stage` stays ARRIVAL_NONE).
+    - Lisbon: the upgrade (3 different cubes) puts ship 4 in service and nothing else (there
+      are no discs to add); no wind-card choice. The Black Ship costs 1 point per step and
+      its attacks still roll the wreck die (V61 is no red symbol).
+    - The end is unchanged (V49: the round of the last monastery tile, or the round cap);
+      without target cards the final VP are the VP scored in play.
     """
 
     # ----------------------------------------------------------------- construction
 
     def __init__(self, num_players: int, seed: int, voyage_map=None, simple_deck=False,
-                 black_ship=False, max_rounds: int = R.DEFAULT_MAX_ROUNDS):
+                 black_ship=False, max_rounds: int = R.DEFAULT_MAX_ROUNDS,
+                 dice_movement=False):
         if not _is_int(num_players) or not R.MIN_PLAYERS <= num_players <= R.MAX_PLAYERS:
             raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
         if not _is_int(seed) or not 0 <= seed < 2**63:
@@ -268,6 +299,11 @@ class VoyageGame:
             raise ValueError(f"simple_deck must be a bool, got {simple_deck!r}")
         if not isinstance(black_ship, (bool, np.bool_)):
             raise ValueError(f"black_ship must be a bool, got {black_ship!r}")
+        if not isinstance(dice_movement, (bool, np.bool_)):
+            raise ValueError(f"dice_movement must be a bool, got {dice_movement!r}")
+        if dice_movement and simple_deck:
+            raise ValueError("dice_movement and simple_deck do not combine: the dice variant "
+                             "has no wind cards (VA39)")
         if not _is_int(max_rounds) or not 1 <= max_rounds < 2**31:
             raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
         self.board = board_for(voyage_map)
@@ -277,6 +313,7 @@ class VoyageGame:
         n = self.num_players = int(num_players)
         self.simple_deck = bool(simple_deck)
         self.black_ship = bool(black_ship)
+        self.dice_movement = bool(dice_movement)
         self.max_rounds = int(max_rounds)
         self.rng = SplitMix64(int(seed))
         self.round = 1
@@ -288,6 +325,9 @@ class VoyageGame:
         self.discovered = [-1] * self.board.num_ports      # V23: discovering seat
         self.black_hex = self.board.melaka if self.black_ship else -1   # V57
         self.players = [Player(p, self.board.lisbon) for p in range(n)]  # V1
+        if self.dice_movement:
+            for p in self.players:
+                p.discs = 0                  # V54: no discs; points are rolled each turn
         self._clear_pending()
         self.arrival_hex = 0
         self.phase = BID
@@ -300,6 +340,10 @@ class VoyageGame:
         # 1. V5: random starting turn order.
         self.order = list(range(n))
         self.rng.shuffle(self.order)
+        if self.dice_movement:       # V54: neither target cards nor wind cards
+            self.deck = WindDeck([], [0] * NUM_KINDS)
+            self._start_round()
+            return
         # 2. V3: target cards, west deck then east deck.
         decks = []
         for deck_id in (0, 1):
@@ -320,7 +364,7 @@ class VoyageGame:
             cards += [kind] * count
         self.rng.shuffle(cards)
         self.deck = WindDeck(cards, [0] * NUM_KINDS)
-        self._start_bidding()
+        self._start_round()
 
     def _clear_pending(self) -> None:
         """Neutral values of a turn's pending-work fields (contract, bookkeeping fields)."""
@@ -455,13 +499,15 @@ class VoyageGame:
             if cost > p.available:
                 return (f"the step costs {cost} disc(s) and seat {seat} has {p.available} "
                         "available (V16, V18)")
-            if b.blue[target] and not self.simple_deck \
+            if b.blue[target] and self._cards_in_hand() \
                     and not p.can_play_any(p.available - cost):
                 return ("moving onto a blue space needs a wind card that can be played there "
                         "(V19, V29, E8)")
         elif kind == A.SHIELD:
             if self.simple_deck:
                 return "no wind cards in hand with simple_deck (VA33)"
+            if self.dice_movement:
+                return "no wind cards in the dice variant (V54, VA34)"
             target = b.neighbors[p.ship][arg]
             if target < 0:
                 return f"no sea passage {B.DIRS[arg]} from hex {p.ship} (V14)"
@@ -564,7 +610,8 @@ class VoyageGame:
             if self.upgrade_given == 3:
                 self.upgrade_given = 0
                 p.upgraded = 1
-                p.discs = R.UPGRADED_DISCS                # VA24: new discs available now
+                if not self.dice_movement:                # VA34: the dice replace discs
+                    p.discs = R.UPGRADED_DISCS            # VA24: new discs available now
                 self._dock_monastery()
         elif kind == A.UPGRADE_SKIP:
             self._dock_monastery()
@@ -585,6 +632,22 @@ class VoyageGame:
             self._dock_finish()
 
     # ----------------------------------------------------------------- bidding (V10-V13)
+
+    def _cards_in_hand(self) -> bool:
+        """Players hold wind cards, except with the simple deck (V53) or the dice (V54)."""
+        return not (self.simple_deck or self.dice_movement)
+
+    def _start_round(self) -> None:
+        """V9: the auction, then the turns. Dice variant (VA34): no auction; the turn order
+        rotates by one position from round 2 on, then the first turn starts."""
+        if not self.dice_movement:
+            self._start_bidding()
+            return
+        self.bid_high, self.bid_leader = 0, -1
+        self.bid_passes = self.bid_turn = self.bid_raised = 0
+        if self.round > 1:
+            self.order = self.order[1:] + self.order[:1]
+        self._start_turn(0)
 
     def _start_bidding(self) -> None:
         self.phase = BID
@@ -651,18 +714,24 @@ class VoyageGame:
     # ----------------------------------------------------------------- turns
 
     def _start_turn(self, position: int) -> None:
-        """A player with no available disc has an empty turn (VA21)."""
+        """A player with no available disc has an empty turn (VA21). Dice variant: the turn
+        starts with two dice rolled for the movement points (V54, VA34)."""
         self.position = position
         self.active = self.order[position]
         self.phase = MOVE
-        if self._me().available == 0:
+        me = self._me()
+        if self.dice_movement:
+            me.discs = sum(self.rng.below(R.DIE_FACES) + 1 for _ in range(R.MOVE_DICE))
+        if me.available == 0:
             self._end_turn()
 
     def _end_turn(self) -> None:
         """V48: all discs back, draw up to 5 (VA14, VA15); next position or round end."""
         p = self._me()
         p.spent = 0
-        if not self.simple_deck:
+        if self.dice_movement:
+            p.discs = 0                                   # unused points are lost
+        elif not self.simple_deck:
             self._fill_hand(p)
         self._clear_pending()
         if self.position + 1 < self.num_players:
@@ -680,7 +749,7 @@ class VoyageGame:
             self.round += 1
             for p in self.players:
                 p.docked = p.attacked = p.bid = 0
-            self._start_bidding()
+            self._start_round()
 
     def _game_over(self, truncated: bool) -> None:
         self.phase = GAME_OVER
@@ -714,7 +783,8 @@ class VoyageGame:
         p.ship = target
         self.arrival_hex = target
         self._enter_port(p, target)
-        self.arrival_stage = ARRIVAL_RED
+        # V54: with the dice, blue and red symbols are ignored (no stage left after the port)
+        self.arrival_stage = ARRIVAL_NONE if self.dice_movement else ARRIVAL_RED
         self._queue_attack_on_entry(p, target)
         self._proceed()
 
@@ -937,7 +1007,7 @@ class VoyageGame:
         for g in p.held_goods():
             p.vp += R.GOOD_VP[g]
             self._return_cube(p, g)
-        if self.simple_deck:
+        if not self._cards_in_hand():                     # V45 needs a hand of cards
             self._dock_finish()
         else:
             self.phase = CARDS
@@ -988,7 +1058,8 @@ class VoyageGame:
         index = b.obs_index
 
         def put(name: str, value: float) -> None:
-            out[index[name]] = value
+            if value:                      # every entry starts at 0
+                out[index[name]] = value
 
         over = self.phase == GAME_OVER
         decider = self.current_player()
@@ -999,21 +1070,21 @@ class VoyageGame:
         put("tiles_left", (self.tiles_total - self.tiles_taken) / TILE_SCALE)
         put("my_position", self.order.index(player) / 3)
         if self.card >= 0:
-            put(f"card={card_name(self.card)}", 1)
+            put(CARD_ENTRIES[self.card], 1)
         if self.phase == REACT:
             put("react_budget", self.react_budget / BUDGET_SCALE)
         put("bid_high", self.bid_high / DISC_SCALE)
         put("deck_size", len(self.deck.cards) / DECK_SCALE)
         for k in range(NUM_KINDS):
-            put(f"discard:{card_name(k)}", self.deck.discard[k] / DISCARD_SCALE)
+            put(DISCARD_ENTRIES[k], self.deck.discard[k] / DISCARD_SCALE)
         for g in range(NUM_GOODS):
-            put(f"stock:{B.GOODS[g]}", self.stock[g] / STOCK_SCALE)
+            put(STOCK_ENTRIES[g], self.stock[g] / STOCK_SCALE)
         for port, seat in enumerate(self.discovered):
             if seat >= 0:
                 put(f"port:{b.port_name[port]}:by=p{(seat - player) % n}", 1)
         me = self.players[player]
         for k in range(NUM_KINDS):
-            put(f"my_hand:{card_name(k)}", me.hand[k] / HAND_SCALE)
+            put(MY_HAND_ENTRIES[k], me.hand[k] / HAND_SCALE)
         for port in me.targets:
             if port >= 0:
                 put(f"my_target:{b.port_name[port]}", 1)
@@ -1021,27 +1092,32 @@ class VoyageGame:
             put(f"black@{self.black_hex}", 1)
         for r in range(n):
             q = self.players[(player + r) % n]
-            pre = f"p{r}:"
-            put(pre + "present", 1)
-            put(pre + "active", not over and q.seat == self.active)
-            put(pre + "decider", q.seat == decider)
-            put(f"{pre}position={self.order.index(q.seat) + 1}", 1)
-            put(f"{pre}ship@{q.ship}", 1)
-            put(pre + "hemisphere", b.hemisphere[q.ship])
-            put(pre + "discs", q.discs / DISC_SCALE)
-            put(pre + "available", q.available / DISC_SCALE)
-            put(pre + "bid", q.bid / DISC_SCALE)
-            put(pre + "vp", q.vp / VP_SCALE)
-            put(pre + "upgraded", q.upgraded)
-            put(pre + "docked", q.docked)
-            put(pre + "attacked", q.attacked)
-            put(pre + "tiles", q.tiles / TILE_SCALE)
-            put(pre + "best_tile", q.best_tile / TILE_SCALE)
-            put(pre + "hand_size", q.hand_size() / HAND_SCALE)
+            seat = b.seat_obs_index[r]      # the entries "p{r}:<field>"
+
+            def put_seat(field: str, value: float, seat=seat) -> None:
+                if value:
+                    out[seat[field]] = value
+
+            put_seat("present", 1)
+            put_seat("active", not over and q.seat == self.active)
+            put_seat("decider", q.seat == decider)
+            put_seat(f"position={self.order.index(q.seat) + 1}", 1)
+            put_seat(f"ship@{q.ship}", 1)
+            put_seat("hemisphere", b.hemisphere[q.ship])
+            put_seat("discs", q.discs / DISC_SCALE)
+            put_seat("available", q.available / DISC_SCALE)
+            put_seat("bid", q.bid / DISC_SCALE)
+            put_seat("vp", q.vp / VP_SCALE)
+            put_seat("upgraded", q.upgraded)
+            put_seat("docked", q.docked)
+            put_seat("attacked", q.attacked)
+            put_seat("tiles", q.tiles / TILE_SCALE)
+            put_seat("best_tile", q.best_tile / TILE_SCALE)
+            put_seat("hand_size", q.hand_size() / HAND_SCALE)
             for g in range(NUM_GOODS):
-                put(f"{pre}cube:{B.GOODS[g]}", q.cubes[g])
+                put_seat(CUBE_FIELDS[g], q.cubes[g])
             for k in range(R.NUM_SHIPS):
-                put(f"{pre}wrecked:ship{k + 1}", q.wrecked[k])
+                put_seat(WRECK_FIELDS[k], q.wrecked[k])
         return out
 
     def observation_names(self) -> tuple:
@@ -1053,60 +1129,53 @@ class VoyageGame:
         return copy.deepcopy(self, memo={id(self.board): self.board})
 
     def to_state(self) -> np.ndarray:
-        """The kernel-layout int32 vector (state.py), every field filled."""
+        """The kernel-layout int32 vector (state.py), every field filled (written by field
+        offset: this runs at every step of the differential tests)."""
         s = new_state()
-        v = StateView(s)
         n = self.num_players
-        v.num_players = n
-        v.phase = self.phase
-        v.decider = self.current_player()
-        v.active = self.active
-        v.position = self.position
-        v.round = self.round
-        v.max_rounds = self.max_rounds
-        v.truncated = int(self.truncated)
-        v.end_triggered = int(self.end_triggered)
-        v.simple_deck = int(self.simple_deck)
-        v.black_ship = int(self.black_ship)
-        v.tiles_total = self.tiles_total
-        v.tiles_taken = self.tiles_taken
-        v.bid_high = self.bid_high
-        v.bid_leader = self.bid_leader
-        v.bid_passes = self.bid_passes
-        v.bid_turn = self.bid_turn
-        v.bid_raised = self.bid_raised
-        v.order_step = self.order_step
-        v.arrival_stage = self.arrival_stage
-        v.arrival_hex = self.arrival_hex
-        v.card = self.card
-        v.card_stage = self.card_stage
-        v.react_k = self.react_k
-        v.react_seat = self.react_seat
-        v.react_budget = self.react_budget
-        v.compass_left = self.compass_left
-        v.turn_over = int(self.turn_over)
-        v.attack_queue = self.attack_queue
-        v.upgrade_given = self.upgrade_given
-        v.black_hex = self.black_hex
-        v.deck_size = len(self.deck.cards)
-        v.rng = self.rng.words()
-        v.order = self.order + [-1] * (R.MAX_PLAYERS - n)
-        v.ranking = self.ranking + [-1] * (R.MAX_PLAYERS - len(self.ranking))
-        v.new_order = self.new_order + [-1] * (R.MAX_PLAYERS - len(self.new_order))
-        v.discard = self.deck.discard
-        v.stock = self.stock
-        v.discovered = self.discovered + [-1] * (R.MAX_PORTS - len(self.discovered))
-        v.targets = -1
+        scalars = {
+            "num_players": n, "phase": self.phase, "decider": self.current_player(),
+            "active": self.active, "position": self.position, "round": self.round,
+            "max_rounds": self.max_rounds, "truncated": int(self.truncated),
+            "end_triggered": int(self.end_triggered), "simple_deck": int(self.simple_deck),
+            "black_ship": int(self.black_ship), "dice_movement": int(self.dice_movement),
+            "tiles_total": self.tiles_total, "tiles_taken": self.tiles_taken,
+            "bid_high": self.bid_high, "bid_leader": self.bid_leader,
+            "bid_passes": self.bid_passes, "bid_turn": self.bid_turn,
+            "bid_raised": self.bid_raised, "order_step": self.order_step,
+            "arrival_stage": self.arrival_stage, "arrival_hex": self.arrival_hex,
+            "card": self.card, "card_stage": self.card_stage, "react_k": self.react_k,
+            "react_seat": self.react_seat, "react_budget": self.react_budget,
+            "compass_left": self.compass_left, "turn_over": int(self.turn_over),
+            "attack_queue": self.attack_queue, "upgrade_given": self.upgrade_given,
+            "black_hex": self.black_hex, "deck_size": len(self.deck.cards),
+        }
+        for name, value in scalars.items():
+            s[AT[name]] = value
+        padded = {   # lists written from the field's first entry (the rest stays as filled)
+            "rng": self.rng.words(),
+            "order": self.order + [-1] * (R.MAX_PLAYERS - n),
+            "ranking": self.ranking + [-1] * (R.MAX_PLAYERS - len(self.ranking)),
+            "new_order": self.new_order + [-1] * (R.MAX_PLAYERS - len(self.new_order)),
+            "discard": self.deck.discard,
+            "stock": self.stock,
+            "discovered": self.discovered + [-1] * (R.MAX_PORTS - len(self.discovered)),
+            "targets": [-1] * (R.MAX_PLAYERS * TARGET_SLOTS),
+            "deck": self.deck.cards,          # entries above deck_size stay 0
+        }
+        for name, values in padded.items():
+            s[AT[name]: AT[name] + len(values)] = values
         for p in self.players:
             i = p.seat
-            v.ship[i], v.discs[i], v.spent[i], v.bid[i] = p.ship, p.discs, p.spent, p.bid
-            v.vp[i], v.upgraded[i], v.docked[i] = p.vp, p.upgraded, p.docked
-            v.attacked[i], v.tiles[i], v.best_tile[i] = p.attacked, p.tiles, p.best_tile
-            v.hand[i] = p.hand
-            v.targets[i] = p.targets
-            v.cubes[i] = p.cubes
-            v.wrecked[i] = p.wrecked
-        v.deck = self.deck.cards + [0] * (R.DECK_SIZE - len(self.deck.cards))
+            for name, value in (("ship", p.ship), ("discs", p.discs), ("spent", p.spent),
+                                ("bid", p.bid), ("vp", p.vp), ("upgraded", p.upgraded),
+                                ("docked", p.docked), ("attacked", p.attacked),
+                                ("tiles", p.tiles), ("best_tile", p.best_tile)):
+                s[AT[name] + i] = value
+            for name, row in (("hand", p.hand), ("targets", p.targets), ("cubes", p.cubes),
+                              ("wrecked", p.wrecked)):
+                at = AT[name] + i * len(row)
+                s[at: at + len(row)] = row
         return s
 
     @classmethod
@@ -1125,6 +1194,7 @@ class VoyageGame:
         g.board = board
         n = g.num_players = v.num_players
         g.simple_deck, g.black_ship = bool(v.simple_deck), bool(v.black_ship)
+        g.dice_movement = bool(v.dice_movement)
         g.max_rounds, g.round = v.max_rounds, v.round
         g.truncated, g.end_triggered = bool(v.truncated), bool(v.end_triggered)
         g.rng = SplitMix64(0)
@@ -1177,9 +1247,11 @@ def _check_state(v: StateView, b: Board) -> None:
     n = v.num_players
     need(R.MIN_PLAYERS <= n <= R.MAX_PLAYERS, f"num_players={n} not in 2..4")
     need(0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}")
-    for flag in ("truncated", "end_triggered", "simple_deck", "black_ship", "bid_raised",
-                 "turn_over"):
+    for flag in ("truncated", "end_triggered", "simple_deck", "black_ship", "dice_movement",
+                 "bid_raised", "turn_over"):
         need(getattr(v, flag) in (0, 1), f"{flag}={getattr(v, flag)} not 0/1")
+    dice = bool(v.dice_movement)
+    need(not (dice and v.simple_deck), "dice_movement and simple_deck do not combine (VA39)")
     need(v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1")
     need(1 <= v.round <= v.max_rounds, f"round={v.round} not in 1..max_rounds")
     need(not v.truncated or v.phase == GAME_OVER, "truncated but the game is not over")
@@ -1204,11 +1276,13 @@ def _check_state(v: StateView, b: Board) -> None:
          "deck entries must be card kinds below deck_size and 0 above")
     need(np.all(v.discard >= 0) and np.all(v.hand >= 0), "negative card counts")
     total = R.DECK_SIZE - (R.SIMPLE_DECK_CALMS_REMOVED if v.simple_deck else 0)
+    if dice:
+        total = 0                                          # V54: no wind cards
     cards = v.deck_size + int(v.discard.sum()) + int(v.hand.sum())
     need(cards == total, f"{cards} wind cards in deck, discard and hands, expected {total}")
     per_kind = np.bincount(deck[:v.deck_size], minlength=NUM_KINDS) + v.discard \
         + v.hand.sum(axis=0)
-    expected = list(R.CARD_COUNTS)
+    expected = list(R.CARD_COUNTS) if not dice else [0] * NUM_KINDS
     if v.simple_deck:
         expected[R.CALM] -= R.SIMPLE_DECK_CALMS_REMOVED
         need(not np.any(v.hand), "simple_deck: nobody holds wind cards (V53)")
@@ -1233,8 +1307,14 @@ def _check_state(v: StateView, b: Board) -> None:
         need(0 <= v.ship[seat] < b.num_hexes, f"ship[{seat}]={v.ship[seat]} not a sea hex")
         need(v.upgraded[seat] in (0, 1) and v.docked[seat] in (0, 1)
              and v.attacked[seat] in (0, 1), f"seat {seat}: flags must be 0/1")
-        need(v.discs[seat] == (R.UPGRADED_DISCS if v.upgraded[seat] else R.BASE_DISCS),
-             f"seat {seat}: discs must be 9, or 12 once upgraded (V2, V43)")
+        if dice:   # the active seat's roll (2d6) during its turn, else 0 (VA34)
+            turn = v.phase != GAME_OVER and seat == v.active
+            need(R.MOVE_DICE <= v.discs[seat] <= 6 * R.MOVE_DICE if turn else v.discs[seat] == 0,
+                 f"seat {seat}: discs={v.discs[seat]}: the dice variant holds the active "
+                 "seat's roll (2..12) and 0 for every other seat (VA34)")
+        else:
+            need(v.discs[seat] == (R.UPGRADED_DISCS if v.upgraded[seat] else R.BASE_DISCS),
+                 f"seat {seat}: discs must be 9, or 12 once upgraded (V2, V43)")
         need(0 <= v.spent[seat] <= v.discs[seat], f"seat {seat}: spent not in 0..discs")
         need(0 <= v.bid[seat] <= R.UPGRADED_DISCS, f"seat {seat}: bid out of range")
         need(v.vp[seat] >= 0, f"seat {seat}: negative vp")
@@ -1255,6 +1335,14 @@ def _check_state(v: StateView, b: Board) -> None:
             if port >= 0:
                 seen_targets.append(int(port))
     need(len(seen_targets) == len(set(seen_targets)), "a target card is dealt twice")
+    if dice:
+        need(not seen_targets, "the dice variant deals no target cards (V54)")
+        need(v.phase not in (BID, ORDER, PLAY, REACT, CARDS),
+             f"phase {PHASE_NAMES[v.phase]} does not occur in the dice variant (VA34)")
+        need((v.bid_high, v.bid_leader, v.bid_passes, v.bid_turn, v.bid_raised) == (0, -1, 0, 0, 0)
+             and not np.any(v.bid), "the dice variant has no auction: bid fields neutral (VA34)")
+        need(v.arrival_stage == ARRIVAL_NONE and v.card == -1,
+             "the dice variant ignores blue and red spaces and plays no cards (V54)")
     if v.black_ship:
         need(b.melaka >= 0, "black_ship needs a port named 'Melaka' on the map")
         need(0 <= v.black_hex < b.num_hexes

@@ -7,6 +7,8 @@ the players (position, available/total discs, VP, cards in hand, cargo, monaster
 wrecked ships) and a legend. Rendered for nobody in particular it shows public
 information only: hands as counts, VP without the secret target cards until the game is
 over. `render_rgb(state, vmap, viewer=p)` adds seat p's own cards and targets.
+With `dice_movement` (variant 2) the discs column shows the movement points left of the
+turn's roll ("moves"), and the legend says blue and red spaces have no effect.
 """
 
 from __future__ import annotations
@@ -72,11 +74,15 @@ def render_ansi(state: np.ndarray, vmap) -> str:
     for p in range(n):
         cubes = ",".join(g for g, c in zip(GOODS, v.cubes[p], strict=True) if c) or "-"
         wrecks = ",".join(str(k + 1) for k in range(4) if v.wrecked[p, k]) or "-"
+        unit = "moves" if v.dice_movement else "discs"
         lines.append(
-            f"player_{p}: at {_where(v, vmap, p):<14} discs {v.discs[p] - v.spent[p]}/"
+            f"player_{p}: at {_where(v, vmap, p):<14} {unit} {v.discs[p] - v.spent[p]}/"
             f"{v.discs[p]}  VP {vp[p]}  cards {int(v.hand[p].sum())}  cubes {cubes}  "
             f"wrecked {wrecks}  tiles {v.tiles[p]}" + ("  docked" if v.docked[p] else ""))
-    lines.append(f"(VP{hidden})" if hidden else "(final VP, targets included)")
+    if v.dice_movement:
+        lines.append("(VP; no target cards with dice_movement)")
+    else:
+        lines.append(f"(VP{hidden})" if hidden else "(final VP, targets included)")
     found = [f"{vmap.port_name[i]}:p{d}" for i, d in enumerate(v.discovered[: len(vmap.port_vp)])
              if d >= 0]
     lines.append("discovered: " + (" ".join(found) or "-"))
@@ -104,7 +110,7 @@ _frames = FrameCache()
 
 
 class _Background:
-    def __init__(self, vmap, n: int, black_ship: bool):
+    def __init__(self, vmap, n: int, black_ship: bool, dice: bool = False):
         from voyage_env.render_map import COLOURS, GOOD_COLOURS, map_background
 
         self.map_img, self.hex_px, self.unit = map_background(vmap, WIDTH, FONT_SCALE)
@@ -126,6 +132,9 @@ class _Background:
                    ("current", "current: free step"),
                    ("hemi", "hemisphere line"), ("blue", "blue: play a wind card"),
                    ("red", "red: roll the die"), ("pirate", "pirates: +1 disc")]
+        if dice:   # variant 2 (V54): blue and red symbols are ignored
+            entries[-3:] = [("blue", "blue: no effect (dice)"), ("red", "red: no effect (dice)"),
+                            ("pirate", "pirates: +1 move")]
         if black_ship:
             entries.append(("black", "the Black Ship"))
         self.legend = []
@@ -149,10 +158,11 @@ class _Background:
         d.text((TABLE_X, hy), "player", font=f12b, fill=MUTED)
         for name, x in COLUMNS.items():
             right = name in ("discs", "VP", "cards", "tiles", "wrecks")
-            d.text((x, hy), name, font=f12b, fill=MUTED, anchor="ra" if right else "la")
-        d.text((TABLE_X, top + 36 + n * ROW_H + 2),
-               "discs: available/total.  VP: without the secret target cards until the end.",
-               font=font(11), fill=MUTED)
+            label = "moves" if dice and name == "discs" else name
+            d.text((x, hy), label, font=f12b, fill=MUTED, anchor="ra" if right else "la")
+        note = ("moves: left/rolled this turn (2d6).  VP: no target cards with dice." if dice
+                else "discs: available/total.  VP: without the secret target cards until the end.")
+        d.text((TABLE_X, top + 36 + n * ROW_H + 2), note, font=font(11), fill=MUTED)
         # legend
         d.text((LEGEND_X, top + 8), "legend", font=font(13, True), fill="#1a1a1a")
         for p in range(n):
@@ -214,9 +224,9 @@ def _paint_icon(d, f, x, y, kind, colours):
                    fill=colours["hemisphere"], width=round(3 * f))
 
 
-def _background(vmap, n, black_ship) -> _Background:
-    key = (id(vmap), n, black_ship)
-    return _frames.get(key, lambda: (vmap, _Background(vmap, n, black_ship)))[1]
+def _background(vmap, n, black_ship, dice=False) -> _Background:
+    key = (id(vmap), n, black_ship, dice)
+    return _frames.get(key, lambda: (vmap, _Background(vmap, n, black_ship, dice)))[1]
 
 
 # seat -> offset (in hex radii) of its ship inside a hex, so four ships can share one
@@ -227,7 +237,7 @@ def render_rgb(state: np.ndarray, vmap, viewer: int | None = None) -> np.ndarray
     """The frame as uint8[h, 1280, 3] (h = map height + panel)."""
     v = StateView(state)
     n = v.num_players
-    bg = _background(vmap, n, bool(v.black_ship))
+    bg = _background(vmap, n, bool(v.black_ship), bool(v.dice_movement))
     img = bg.image.copy()
     d = ImageDraw.Draw(img)
     hex_px, unit = bg.hex_px, bg.unit

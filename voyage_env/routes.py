@@ -213,16 +213,22 @@ PLAN_RED_LEVELS = (6, 16, 40)
 outward trip and a whole voyage when the last working ship carries pepper home."""
 PLAN_BLUE = 2
 """Blue-hex penalty (half a disc): the card played there is re-weighed by the planner."""
+PLAN_DICE = len(PLAN_RED_LEVELS)
+"""The last `plan_weights` row: the dice variant (V54, VA34), where blue and red spaces have
+no effect, counts paid steps and pirates only (in quarter movement points)."""
 
 
 def plan_weights() -> np.ndarray:
-    """int32[levels, 4]: the route weights of the Voyage heuristic, one row per risk level."""
-    return np.array([weights(PLAN_DISC, PLAN_DISC, red, PLAN_BLUE) for red in PLAN_RED_LEVELS],
-                    dtype=np.int32)
+    """int32[levels + 1, 4]: the route weights of the Voyage heuristic, one row per risk
+    level, then the dice variant's row (`PLAN_DICE`)."""
+    rows = [weights(PLAN_DISC, PLAN_DISC, red, PLAN_BLUE) for red in PLAN_RED_LEVELS]
+    rows.append(weights(PLAN_DISC, PLAN_DISC, 0, 0))
+    return np.array(rows, dtype=np.int32)
 
 
 def plan_tables(map_or_game) -> np.ndarray:
-    """int32[levels, 2, P + 1, H]: `route_tables` (dist, via) for every `plan_weights` row.
+    """int32[levels + 1, 2, P + 1, H]: `route_tables` (dist, via) for every `plan_weights`
+    row.
 
     What the Voyage heuristic reads when its aux value carries them (a field `routes`),
     instead of computing the few tables a decision needs on the spot: about 1.5 ms and

@@ -14,6 +14,7 @@ TILES_BY_PLAYERS = {2: 3, 3: 4, 4: 5}       # V4
 STOCK_PER_GOOD = 4                          # VA8
 DEFAULT_MAX_ROUNDS = 40
 WRECK_FACES, DIE_FACES = 2, 6               # VA11
+MOVE_DICE = 2                               # V54, VA34: 2d6 movement points per turn
 NUM_SHIPS = 4
 
 GOOD_VP = (5, 5, 5, 5, 5, 5, 10, 10)        # chili .. silk 5, nutmeg and silver 10

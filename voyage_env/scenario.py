@@ -25,6 +25,12 @@ cards, ships on Lisbon, no cubes, VP 0, ... . The default turn order is 0..n-1 (
 round-1 hands follow their positions: 4, 5, 6, 7 cards) and the default active seat is
 the first in that order; seats before the active one in the order have had their turn.
 
+With `dice_movement=True` (variant 2, VA34) there is no auction, no wind card and no target
+card: `hands`, `discard`, `deck`, `deck_top`, `targets` and `bids` must be left out (or
+empty), the phases "bid", "play" and "cards" do not exist, and `discs` gives the active
+seat's movement points for this turn (2..12; default: the first roll of the started game;
+every other seat holds 0).
+
 `describe(state)` gives the fields back (every seat listed) in the same vocabulary, so
 `build(**describe(state))` rebuilds a built state exactly (the generator word included).
 """
@@ -323,10 +329,11 @@ def _set_tiles(v, b, tiles):
 
 def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, order=None,
           round: int = 1, max_rounds: int = R.DEFAULT_MAX_ROUNDS, simple_deck: bool = False,
-          black_ship: bool = False, ships=None, hands=None, discard=None, deck=None,
-          deck_top=None, cubes=None, wrecked=None, upgraded=None, discs=None, spent=None,
-          bids=None, vp=None, tiles=None, targets=None, discovered=None, docked=None,
-          attacked=None, black_hex=None, rng=None, game=None) -> np.ndarray:
+          black_ship: bool = False, dice_movement: bool = False, ships=None, hands=None,
+          discard=None, deck=None, deck_top=None, cubes=None, wrecked=None, upgraded=None,
+          discs=None, spent=None, bids=None, vp=None, tiles=None, targets=None,
+          discovered=None, docked=None, attacked=None, black_hex=None, rng=None,
+          game=None) -> np.ndarray:
     """A valid Voyage state from readable fields (module docstring).
 
     phase: one of BUILDABLE: "move" (the start of a decision in `active`'s turn), "bid"
@@ -338,6 +345,7 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     1..4]}; upgraded [seats] (12 discs); discs {seat: 9|12}; spent, bids, vp {seat: int};
     tiles {seat: [tile numbers]} (every holder; all tiles taken ends the game after the
     round, V49); targets {seat: [port names]} (k west + k east); discovered {port: seat};
+    dice_movement: variant 2 (module docstring: discs = the active seat's roll);
     docked, attacked [seats]; black_hex (a space); rng (the 64-bit generator word);
     game: another `Game` (map) than the default board.
     """
@@ -352,10 +360,15 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     max_rounds = _int(max_rounds, "max_rounds", 1, 1000)
     round = _int(round, "round", 1, max_rounds)
     s = game.new_state(n, seed, simple_deck=simple_deck, black_ship=black_ship,
-                       max_rounds=max_rounds)
+                       max_rounds=max_rounds, dice_movement=dice_movement)
     v = StateView(s)
     b = _Builder(game, n)
     bidding = phase == "bid"
+    dice = bool(dice_movement)
+    if dice:
+        _no_cards_with_dice(phase, hands=hands, discard=discard, deck=deck, deck_top=deck_top,
+                            targets=targets, bids=bids)
+        first_roll = int(v.discs[v.active])
     if not (bidding and round == 1):
         while v.phase == BID:   # everybody passes: the deal by the seed's order (V13)
             game.step(s, "bid:pass")
@@ -383,7 +396,9 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
 
     # ---- fleets
     up = b.seats(upgraded, "upgraded")
-    for p, d in b.per_seat(discs, "discs").items():
+    if dice:
+        up = _dice_discs(v, b, discs, active, up, first_roll)
+    for p, d in ({} if dice else b.per_seat(discs, "discs")).items():
         d = _int(d, f"discs: seat {p}")
         if d not in (R.BASE_DISCS, R.UPGRADED_DISCS):
             raise ValueError(f"discs: seat {p}: {d} discs, a fleet has 9 or 12 (V2, V43)")
@@ -393,7 +408,8 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
             up.add(p)
     for p in range(n):
         v.upgraded[p] = 1 if p in up else 0
-        v.discs[p] = R.UPGRADED_DISCS if p in up else R.BASE_DISCS
+        if not dice:
+            v.discs[p] = R.UPGRADED_DISCS if p in up else R.BASE_DISCS
     for p, ships_ in b.per_seat(wrecked, "wrecked").items():
         v.wrecked[p] = 0
         for k in ships_:
@@ -443,14 +459,16 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     for pos, p in enumerate(order):   # default: bids are spent until one's turn is over
         x = spent_of.get(p, v.bid[p] if pos >= pos_active and not bidding else 0)
         if not 0 <= x <= v.discs[p]:
-            raise ValueError(f"spent: seat {p}: {x} not in 0..{v.discs[p]} (its discs)")
+            unit = "movement points this turn" if dice else "discs"
+            raise ValueError(f"spent: seat {p}: {x} not in 0..{v.discs[p]} (its {unit})")
         v.spent[p] = x
     if bidding and v.spent[:n].any():
         raise ValueError(f"spent: {spent_of}: nothing is spent when an auction starts (V48)")
     for p, x in b.per_seat(vp, "vp").items():
         v.vp[p] = _int(x, f"vp: seat {p}", 0)
     _set_tiles(v, b, tiles)
-    _deal_targets(v, b, targets)
+    if not dice:
+        _deal_targets(v, b, targets)
     if discovered is not None:
         if not isinstance(discovered, dict):
             raise ValueError(f"discovered: expected a dict {{port: seat}}, got {discovered!r}")
@@ -486,7 +504,8 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
             raise ValueError(f"black_hex: {black_hex!r} is across the hemisphere line from "
                              "Melaka; the Black Ship never crosses it (V60)")
         v.black_hex = h
-    _deal_cards(v, b, hands, discard, deck, deck_top)
+    if not dice:
+        _deal_cards(v, b, hands, discard, deck, deck_top)
     if rng is not None:
         x = _int(rng, "rng", 0, (1 << 64) - 1)
         lo, hi = x & _M32, x >> 32
@@ -504,6 +523,41 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     _check_phase(v, b, phase, active)
     game.validate_state(s)
     return s
+
+
+def _no_cards_with_dice(phase, **fields):
+    """dice_movement (V54, VA34): no auction, no wind cards, no target cards."""
+    if phase in ("bid", "play", "cards"):
+        raise ValueError(f"phase: {phase!r} does not happen with dice_movement (no auction "
+                         "and no wind cards, VA34)")
+    for field, value in fields.items():
+        if value is None:
+            continue
+        empty = (not any(value.values()) if isinstance(value, dict)
+                 else isinstance(value, (list, tuple)) and not value)
+        if not empty:
+            what = {"targets": "target cards", "bids": "bids"}.get(field, "wind cards")
+            raise ValueError(f"{field}: there are no {what} with dice_movement (V54, VA34), "
+                             f"got {value!r}")
+
+
+def _dice_discs(v, b, discs, active, up, first_roll):
+    """With dice_movement `discs` holds the active seat's roll (2..12), others 0."""
+    active = b.seat(active, "active")
+    roll = first_roll
+    for p, d in b.per_seat(discs, "discs").items():
+        d = _int(d, f"discs: seat {p}")
+        if p == active:
+            if not 2 <= d <= 12:
+                raise ValueError(f"discs: seat {p}: {d} movement points, two dice give 2..12 "
+                                 "(V54, VA34)")
+            roll = d
+        elif d != 0:
+            raise ValueError(f"discs: seat {p}: {d}, but with dice_movement only the active "
+                             f"seat {active} holds movement points (others 0)")
+    v.discs[:] = 0
+    v.discs[active] = roll
+    return up
 
 
 def _check_phase(v, b, phase, p):
@@ -573,6 +627,7 @@ def describe(state: np.ndarray, game=None) -> dict:
         "max_rounds": int(v.max_rounds),
         "simple_deck": bool(v.simple_deck),
         "black_ship": bool(v.black_ship),
+        "dice_movement": bool(v.dice_movement),
         "ships": {p: b.hex_name(int(v.ship[p])) for p in seats},
         "hands": {p: {R.CARD_KINDS[k]: int(v.hand[p, k])
                       for k in range(R.NUM_CARD_KINDS) if v.hand[p, k]} for p in seats},

@@ -17,6 +17,11 @@ Same length for 2-4 players and for every map (hexes are stored as indices). Pha
 
 Automatic work pending between decisions lives in the `*_stage`, `card`, `react_*`,
 `compass_left` and `attack_queue` fields (docs/voyage_engine.md).
+
+With `dice_movement` (variant 2, VA34) the phases BID, ORDER, PLAY, REACT and CARDS never
+occur; `discs[p]` holds the movement points the active seat rolled for this turn (2d6,
+2..12; 0 for every other seat and between turns) and `spent[p]` what it has used of them;
+nobody holds wind cards (deck, discard pile and hands are empty) or target cards.
 """
 
 import numpy as np
@@ -52,6 +57,7 @@ LAYOUT = Layout([
     ("end_triggered", 1),
     ("simple_deck", 1),
     ("black_ship", 1),
+    ("dice_movement", 1),    # variant 2 (V54, VA34): 2d6 movement points instead of discs
     ("tiles_total", 1),      # monastery tiles in play (3/4/5)
     ("tiles_taken", 1),
     ("bid_high", 1),

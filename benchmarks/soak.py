@@ -1,0 +1,428 @@
+"""Differential soak: the numba kernels against the plain-Python references, whole games.
+
+    python -m benchmarks.soak --games 10000              # both games, the full soak
+    python -m benchmarks.soak --games 300 --heuristic-games 30 --game voyage
+    python -m benchmarks.soak --replay voyage:random:123  # one game again, in this process
+
+For each game (Hansa, Voyage) it plays `--games` uniformly random games and
+`--heuristic-games` games of the heuristic agent in every seat (`agents.heuristic
+.HeuristicAgent`: the game's njit strategy on a determinization of the real state), with
+the kernel (`Game` methods, the checked entry points) and the reference (`reference.py`)
+in lockstep. At **every** step `first_difference` compares the full state vector (named
+by field), the legal masks, the current player, terminal flags, scores, winners and every
+seat's observation; at the end the truncation flag and the returns. A game stops at its
+first disagreement, which is reported with its seed and step.
+
+Game `i` of a kind has `2 + i % 3` players and the option set `option_sets(game)[(i // 3)
+% len(sets)]` (every combination of the game's choice options that `parse_options`
+accepts; `max_rounds` at its default), seed `seed + i` (heuristic games: `seed + HEUR + i`);
+every `CAP_EVERY`-th random game is capped at a few rounds so that truncation is compared
+too. Random actions come from `random.Random(seed)` over the legal actions (ascending ids),
+the heuristic's from `numpy.random.default_rng(seed)`: a disagreement replays exactly.
+
+Work is spread over processes (`--workers`, default all cores; 1 runs in this process)
+in chunks of games, with a rich progress bar. The summary gives games and steps compared
+per game, kind and option set, and the wall time; the exit status is 1 when any game
+disagreed. `tests/test_soak.py` runs a sample in the default suite and the full counts
+as a slow test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+import traceback
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from functools import cache
+
+import numpy as np
+
+GAMES = ("hansa", "voyage")
+KINDS = ("random", "heuristic")
+CHOICES = {   # the options that change the rules (max_rounds only caps the length)
+    "hansa": {"build_rule": ("barrels", "per_stall")},
+    "voyage": {"simple_deck": (False, True), "black_ship": (False, True),
+               "dice_movement": (False, True)},
+}
+CAP_EVERY = 25                        # every 25th random game is capped ...
+SHORT_CAP = {"hansa": 8, "voyage": 4}  # ... at this many rounds
+HEUR = 1_000_000_000                  # seed offset of the heuristic games
+CHUNK = 10                            # games per worker task
+
+
+# ---------------------------------------------------------------------- the comparison
+
+
+def differing_fields(layout, a: np.ndarray, b: np.ndarray) -> dict:
+    """{field: (a's values, b's values)} for every layout field where two states differ."""
+    return {name: (layout.view(a, name).tolist(), layout.view(b, name).tolist())
+            for name in layout.fields
+            if not np.array_equal(layout.view(a, name), layout.view(b, name))}
+
+
+def first_difference(game, state: np.ndarray, ref, observations: bool = True) -> str | None:
+    """None when the kernel state `state` of `game` and the reference game `ref` agree on
+    everything the players and the protocol can see; else what differs first: the state
+    vector (by field), the legal mask (by action name), the current player, the terminal
+    flag, scores, winners, the observation of a seat (by entry name; `observations=False`
+    skips them), and for a finished game the truncation flag and the returns."""
+    other = ref.to_state()
+    if not np.array_equal(state, other):
+        layout = game.checks.layout
+        return f"state: {differing_fields(layout, state, other)} (kernel, reference)"
+    km = game.legal_mask(state).astype(bool)
+    rm = np.asarray(ref.legal_mask(), dtype=bool)
+    if not np.array_equal(km, rm):
+        only_k = [game.action_name(a) for a in np.flatnonzero(km & ~rm)]
+        only_r = [game.action_name(a) for a in np.flatnonzero(rm & ~km)]
+        return f"legal mask: kernel only {only_k}, reference only {only_r}"
+    if game.current_player(state) != ref.current_player():
+        return f"current player: kernel {game.current_player(state)}, " \
+               f"reference {ref.current_player()}"
+    over = game.is_terminal(state)
+    if over != ref.is_terminal():
+        return f"terminal: kernel {over}, reference {ref.is_terminal()}"
+    ks, rs = [int(x) for x in game.scores(state)], [int(x) for x in ref.scores()]
+    if ks != rs:
+        return f"scores: kernel {ks}, reference {rs}"
+    if game.winners(state) != list(ref.winners()):
+        return f"winners: kernel {game.winners(state)}, reference {ref.winners()}"
+    if observations:
+        for p in range(int(state[0])):
+            ko, ro = game.observe(state, p), np.asarray(ref.observe(p), dtype=np.float32)
+            if not np.array_equal(ko, ro):
+                bad = np.flatnonzero(ko != ro)[:8]
+                return f"observation of seat {p}: " + ", ".join(
+                    f"{game.obs_names[i]} kernel {ko[i]} reference {ro[i]}" for i in bad)
+    if over:
+        if game.is_truncated(state) != ref.is_truncated():
+            return f"truncated: kernel {game.is_truncated(state)}, " \
+                   f"reference {ref.is_truncated()}"
+        kr, rr = game.returns(state), np.asarray(ref.returns(), dtype=np.float64)
+        if not np.allclose(kr, rr):
+            return f"returns: kernel {kr.tolist()}, reference {rr.tolist()}"
+    return None
+
+
+# ---------------------------------------------------------------------- the games
+
+
+@cache
+def option_sets(name: str) -> tuple:
+    """Every combination of the game's choice options that its parser accepts (a refused
+    one, e.g. Voyage's dice_movement with simple_deck, is left out)."""
+    from tradewinds import registry
+
+    game = registry.game(name)
+    choices = CHOICES[name]
+    missing = set(game.option_defaults) - set(choices) - {"max_rounds"}
+    if missing:
+        raise RuntimeError(f"benchmarks.soak: {name} has options {sorted(missing)} the soak "
+                           "does not vary; add them to CHOICES")
+    out = []
+    for values in itertools.product(*choices.values()):
+        opts = dict(zip(choices, values, strict=True))
+        try:
+            game.parse_options(**dict(game.option_defaults, **opts))
+        except ValueError:
+            continue
+        out.append(opts)
+    return tuple(out)
+
+
+def label(opts: dict) -> str:
+    """A short name of an option set: flags set to True by name, other values as k=v
+    (`max_rounds`, the short cap, is reported apart)."""
+    parts = []
+    for k, v in opts.items():
+        if v is True:
+            parts.append(k)
+        elif v is not False and k != "max_rounds":
+            parts.append(f"{k}={v}")
+    return "+".join(parts) or "defaults"
+
+
+@dataclass
+class Spec:
+    """What game `index` of a kind is: players, options, seed."""
+    name: str
+    kind: str
+    index: int
+    num_players: int
+    options: dict
+    seed: int
+    capped: bool
+
+    @property
+    def tag(self) -> str:
+        return f"{self.name}:{self.kind}:{self.index}"
+
+
+def spec(name: str, kind: str, index: int, base_seed: int = 0) -> Spec:
+    sets = option_sets(name)
+    opts = dict(sets[(index // 3) % len(sets)])
+    capped = kind == "random" and index % CAP_EVERY == CAP_EVERY - 1
+    if capped:
+        opts["max_rounds"] = SHORT_CAP[name]
+    seed = base_seed + index + (HEUR if kind == "heuristic" else 0)
+    return Spec(name, kind, index, 2 + index % 3, opts, seed, capped)
+
+
+def reference(name: str, num_players: int, seed: int, options: dict):
+    """The plain-Python reference game (default board)."""
+    if name == "hansa":
+        from hansa_env.reference import HansaGame
+        return HansaGame(num_players, seed, **options)
+    from voyage_env.reference import VoyageGame
+    return VoyageGame(num_players, seed, **options)
+
+
+_AGENTS: dict = {}
+
+
+def _heuristic(name: str):
+    if name not in _AGENTS:
+        from agents.heuristic import HeuristicAgent
+        _AGENTS[name] = HeuristicAgent(name)
+    return _AGENTS[name]
+
+
+@dataclass
+class Outcome:
+    tag: str
+    name: str
+    kind: str
+    num_players: int
+    label: str
+    seed: int
+    steps: int = 0
+    truncated: bool = False
+    capped: bool = False
+    difference: str | None = None
+    at_step: int = -1
+
+
+def play(sp: Spec, observations: bool = True) -> Outcome:
+    """Game `sp` in lockstep; the steps compared and the first difference, if any."""
+    from tradewinds import registry
+
+    game = registry.game(sp.name)
+    out = Outcome(sp.tag, sp.name, sp.kind, sp.num_players, label(sp.options), sp.seed,
+                  capped=sp.capped)
+    state = game.new_state(sp.num_players, sp.seed, **sp.options)
+    ref = reference(sp.name, sp.num_players, sp.seed, sp.options)
+    rnd = random.Random(sp.seed)
+    arng = np.random.default_rng(sp.seed)
+    agent = _heuristic(sp.name) if sp.kind == "heuristic" else None
+    step = 0
+    try:
+        while True:
+            diff = first_difference(game, state, ref, observations)
+            if diff is not None:
+                out.difference, out.at_step = diff, step
+                break
+            if ref.is_terminal():
+                out.truncated = bool(ref.is_truncated())
+                break
+            mask = game.legal_mask(state)    # equal to the reference's (compared above)
+            if agent is None:
+                a = rnd.choice(np.flatnonzero(mask).tolist())
+            else:
+                a = agent.act(None, mask, arng, state=state)
+            game.step(state, a)
+            ref.step(a)
+            step += 1
+    except Exception as e:  # noqa: BLE001 - an engine raising is a disagreement too
+        out.difference = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}"
+        out.at_step = step
+    out.steps = step
+    return out
+
+
+def _play_chunk(task) -> list:
+    name, kind, start, stop, base_seed = task
+    return [asdict(play(spec(name, kind, i, base_seed))) for i in range(start, stop)]
+
+
+# ---------------------------------------------------------------------- the run
+
+
+@dataclass
+class Summary:
+    """Per (game, kind, option set, players): games, steps, truncated; disagreements."""
+    rows: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
+    disagreements: list = field(default_factory=list)
+    wall: float = 0.0
+
+    def add(self, o: dict) -> None:
+        row = self.rows[(o["name"], o["kind"], o["label"], o["num_players"])]
+        row[0] += 1
+        row[1] += o["steps"]
+        row[2] += o["truncated"]
+        if o["difference"] is not None:
+            self.disagreements.append(o)
+
+    def totals(self) -> dict:
+        """{(game, kind): [games, steps, truncated]}."""
+        out = defaultdict(lambda: [0, 0, 0])
+        for (name, kind, _, _), row in self.rows.items():
+            for i in range(3):
+                out[(name, kind)][i] += row[i]
+        return dict(out)
+
+    def to_json(self) -> dict:
+        return {"wall_seconds": self.wall,
+                "rows": [{"game": g, "kind": k, "options": lab, "players": n, "games": r[0],
+                          "steps": r[1], "truncated": r[2]}
+                         for (g, k, lab, n), r in sorted(self.rows.items())],
+                "disagreements": self.disagreements}
+
+
+def tasks(games: dict, base_seed: int = 0, chunk: int = CHUNK) -> list:
+    """Worker tasks (name, kind, start, stop, seed) for {(game, kind): count}, the long
+    random Voyage games first so the pool finishes evenly."""
+    out = []
+    for (name, kind), count in games.items():
+        for start in range(0, count, chunk):
+            out.append((name, kind, start, min(count, start + chunk), base_seed))
+    weight = {("voyage", "random"): 0, ("hansa", "random"): 1}
+    out.sort(key=lambda t: (weight.get((t[0], t[1]), 2), t[2]))
+    return out
+
+
+def soak(games: dict, workers: int = 0, base_seed: int = 0, progress: bool = False,
+         chunk: int = CHUNK) -> Summary:
+    """Play {(game, kind): count} games in lockstep over `workers` processes (0: every
+    core; 1: in this process)."""
+    work = tasks(games, base_seed, chunk)
+    total = sum(games.values())
+    summary = Summary()
+    t0 = time.perf_counter()
+    workers = workers or os.cpu_count() or 1
+    bar = None
+    log_every, last_log = 60.0, [t0]           # without a terminal: a status line a minute
+    if progress and not sys.stdout.isatty():
+        progress = False
+        print(f"soak: {total:,} games, {workers} workers", flush=True)
+    else:
+        log_every = 0.0
+    if progress:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        bar = Progress(TextColumn("[bold]soak[/] {task.description}"), BarColumn(),
+                       MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+        bar.start()
+        job = bar.add_task("games", total=total)
+
+    def collect(results):
+        for o in results:
+            summary.add(o)
+            if bar is not None and o["difference"] is not None:
+                bar.console.print(f"[red]DISAGREEMENT[/] {describe(o)}")
+        steps = sum(r[1] for r in summary.rows.values())
+        if bar is not None:
+            bar.update(job, advance=len(results),
+                       description=f"games ({steps:,} steps, "
+                                   f"{len(summary.disagreements)} disagreements)")
+        now = time.perf_counter()
+        if log_every and now - last_log[0] >= log_every:
+            last_log[0] = now
+            done = sum(r[0] for r in summary.rows.values())
+            rate = done / (now - t0)
+            print(f"soak: {done:,}/{total:,} games, {steps:,} steps, "
+                  f"{len(summary.disagreements)} disagreements, {now - t0:,.0f} s elapsed, "
+                  f"~{(total - done) / max(rate, 1e-9):,.0f} s left", flush=True)
+        if log_every:
+            for o in results:
+                if o["difference"] is not None:
+                    print(f"DISAGREEMENT {describe(o)}", flush=True)
+
+    try:
+        if workers == 1:
+            for t in work:
+                collect(_play_chunk(t))
+        else:
+            with mp.get_context("spawn").Pool(workers) as pool:
+                for results in pool.imap_unordered(_play_chunk, work):
+                    collect(results)
+    finally:
+        if bar is not None:
+            bar.stop()
+    summary.wall = time.perf_counter() - t0
+    return summary
+
+
+def describe(o: dict) -> str:
+    return (f"{o['tag']} ({o['num_players']} players, {o['label']}, seed {o['seed']}) at "
+            f"step {o['at_step']}: {o['difference']}")
+
+
+def report(summary: Summary) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title="kernel vs reference, every step: state, masks, observations, scores")
+    for col in ("game", "kind", "options", "players", "games", "steps", "truncated"):
+        table.add_column(col, justify="right" if col in ("players", "games", "steps",
+                                                         "truncated") else "left")
+    for (name, kind, lab, n), (g, s, tr) in sorted(summary.rows.items()):
+        table.add_row(name, kind, lab, str(n), f"{g:,}", f"{s:,}", f"{tr:,}")
+    console.print(table)
+    for (name, kind), (g, s, tr) in sorted(summary.totals().items()):
+        console.print(f"{name} {kind}: {g:,} games, {s:,} steps compared, {tr:,} truncated")
+    console.print(f"wall time {summary.wall:,.1f} s")
+    if summary.disagreements:
+        console.print(f"[red]{len(summary.disagreements)} games disagree[/]")
+        for o in summary.disagreements:
+            console.print("  " + describe(o))
+            console.print(f"  replay: python -m benchmarks.soak --replay {o['tag']}")
+    else:
+        console.print("[green]no disagreement[/]")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10_000, help="random games per game")
+    ap.add_argument("--heuristic-games", type=int, default=None,
+                    help="heuristic games per game (default: games / 10)")
+    ap.add_argument("--game", choices=(*GAMES, "both"), default="both")
+    ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
+    ap.add_argument("--seed", type=int, default=0, help="first seed")
+    ap.add_argument("--json", help="also write the summary as JSON to this path")
+    ap.add_argument("--replay", help="GAME:KIND:INDEX: play that one game here and report")
+    args = ap.parse_args(argv)
+    if args.replay:
+        name, kind, index = args.replay.split(":")
+        o = play(spec(name, kind, int(index), args.seed))
+        print(describe(asdict(o)) if o.difference else
+              f"{o.tag}: {o.steps} steps agree ({o.num_players} players, {o.label}, seed "
+              f"{o.seed})")
+        return 1 if o.difference else 0
+    heur = args.games // 10 if args.heuristic_games is None else args.heuristic_games
+    names = GAMES if args.game == "both" else (args.game,)
+    games = {(name, kind): count for name in names
+             for kind, count in (("random", args.games), ("heuristic", heur)) if count > 0}
+    summary = soak(games, args.workers, args.seed, progress=True)
+    report(summary)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(summary.to_json(), f, indent=1)
+    return 1 if summary.disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

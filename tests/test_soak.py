@@ -1,0 +1,114 @@
+"""The differential soak (`benchmarks/soak.py`): kernel and reference agree at every step
+(state, legal masks, observations, scores) over whole games of both games, every option
+set, 2-4 players, random and heuristic play.
+
+The default suite plays a short sample (every option set once, short games, one heuristic
+game per game) and checks that a planted disagreement is caught and reported with its seed
+and step; the slow test runs the full counts (`python -m benchmarks.soak --games 10000`:
+10,000 random and 1,000 heuristic games per game).
+"""
+
+from dataclasses import asdict
+
+import numpy as np
+import pytest
+
+from benchmarks import soak
+
+
+def sample_specs():
+    """Every option set of both games once (players 2, 3, 4 in turn), games capped at a
+    few rounds, plus one whole heuristic game per game."""
+    out = []
+    for name, cap in (("hansa", 12), ("voyage", 5)):
+        for k, opts in enumerate(soak.option_sets(name)):
+            out.append(soak.Spec(name, "random", k, 2 + k % 3, dict(opts, max_rounds=cap),
+                                 seed=500 + k, capped=True))
+        out.append(soak.spec(name, "heuristic", 1))
+    return out
+
+
+def test_a_sample_of_the_soak_agrees():
+    specs = sample_specs()
+    labels = {(s.name, soak.label(s.options)) for s in specs}
+    assert ("voyage", "dice_movement") in labels and ("voyage", "black_ship+dice_movement") \
+        in labels
+    assert len([s for s in specs if s.name == "voyage"]) == 6 + 1, "dice+simple is refused"
+    steps = 0
+    for sp in specs:
+        o = soak.play(sp)
+        assert o.difference is None, soak.describe(asdict(o))
+        steps += o.steps
+    assert steps > 1500
+
+
+def test_the_schedule_spreads_players_and_option_sets():
+    seen = {(soak.spec("voyage", "random", i).num_players,
+             soak.label(soak.spec("voyage", "random", i).options)) for i in range(18)}
+    assert len(seen) == 18                       # 3 player counts x 6 option sets
+    capped = [i for i in range(100) if soak.spec("hansa", "random", i).capped]
+    assert capped == [24, 49, 74, 99]
+    assert soak.spec("voyage", "heuristic", 3).seed != soak.spec("voyage", "random", 3).seed
+    a, b = soak.play(soak.spec("voyage", "random", 24)), soak.play(soak.spec("voyage",
+                                                                             "random", 24))
+    assert (a.steps, a.truncated) == (b.steps, b.truncated), "a game replays exactly"
+
+
+def test_first_difference_names_what_differs():
+    from voyage_env import GAME
+    from voyage_env.reference import VoyageGame
+
+    s = GAME.new_state(3, 2, black_ship=True)
+    ref = VoyageGame(3, 2, black_ship=True)
+    assert soak.first_difference(GAME, s, ref) is None
+    t = s.copy()
+    GAME.checks.layout.view(t, "vp")[1] = 3
+    assert "state: {'vp'" in soak.first_difference(GAME, t, ref)
+
+
+def test_a_planted_disagreement_is_reported_with_seed_and_step(monkeypatch, capsys):
+    real = soak.reference
+
+    def buggy(name, n, seed, options):        # the reference scores one VP too many ...
+        ref = real(name, n, seed, options)
+        plain = ref.step
+        done = []
+
+        def step(a):
+            plain(a)
+            done.append(a)
+            if len(done) == 5:                # ... after its fifth step
+                ref.players[0].vp += 1
+        ref.step = step
+        return ref
+
+    monkeypatch.setattr(soak, "reference", buggy)
+    code = soak.main(["--games", "1", "--heuristic-games", "0", "--game", "voyage",
+                      "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "voyage:random:0" in out and "seed 0" in out and "step 5" in out and "'vp'" in out
+    assert "--replay voyage:random:0" in out
+
+
+def test_the_summary_counts_games_and_steps():
+    summary = soak.soak({("hansa", "random"): 2, ("voyage", "heuristic"): 1}, workers=1)
+    totals = summary.totals()
+    assert totals[("hansa", "random")][0] == 2 and totals[("voyage", "heuristic")][0] == 1
+    assert all(t[1] > 50 for t in totals.values()) and not summary.disagreements
+    rows = summary.to_json()["rows"]
+    assert sum(r["games"] for r in rows) == 3 and np.isfinite(summary.wall)
+
+
+@pytest.mark.slow
+def test_the_full_soak_agrees():
+    """10,000 random and 1,000 heuristic games per game, every step compared (about two
+    hours on two cores)."""
+    games = {(name, kind): count for name in soak.GAMES
+             for kind, count in (("random", 10_000), ("heuristic", 1_000))}
+    summary = soak.soak(games)
+    assert not summary.disagreements, [soak.describe(o) for o in summary.disagreements[:5]]
+    totals = summary.totals()
+    for name in soak.GAMES:
+        assert totals[(name, "random")][0] == 10_000
+        assert totals[(name, "heuristic")][0] == 1_000

@@ -1,0 +1,554 @@
+"""A batched Stable-Baselines3 `VecEnv` over the kernels: N games in one int32 array,
+stepped by one numba call, with `action_masks()` for sb3-contrib's MaskablePPO.
+
+    from sb3_contrib import MaskablePPO
+    from tradewinds.vec_env import BatchedVecEnv
+    env = BatchedVecEnv("hansa", num_envs=64, num_players=2, opponents="heuristic", seed=0)
+    MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=256).learn(100_000)
+
+Every env is one game with the learner in one seat, exactly as `SingleAgentEnv` plays it:
+the same observations (the seat's flat `observe` vector, the same Box), masks, rewards
+(`tradewinds.rewards`) and opponents (`tradewinds.opponents`). With num_envs=1 and the
+same seed and learner actions both envs give identical observations, rewards and dones
+(tests/test_vec_env.py).
+
+A step: the learner's actions are applied, then each game's opponents decide inside
+numba until that game waits on the learner again or is over; a finished game is scored
+(rewards at the end, or every step with reward="score"), its last observation goes to
+``infos[i]["terminal_observation"]`` and a new game starts in its place (auto-reset).
+
+`game` is a game name or a `Game` (e.g. `voyage_env.game.make_game(a_map)`); game options
+(max_rounds, ...) are keyword arguments.
+
+Opponents (`opponents`: one spec for every env, or a list of `num_envs` specs — when
+num_envs equals num_players - 1, write per-env specs as lists; a spec is one opponent for
+every opponent seat or a list of num_players - 1, one per opponent seat in seat order):
+- "random" (code 0) and "heuristic" (code 1): played inside numba, drawing from the env's
+  opponent key, ``as_key(game_seed)`` at every episode start;
+- a predictor (code 2 + its index): an object with ``predict(observations,
+  action_masks=masks)`` returning actions (or ``(actions, state)``), e.g. a frozen SB3
+  model (`tradewinds.opponents.Frozen(model)` for deterministic play). Policy seats are
+  played by one batched forward pass per predictor per round: the numba loop runs every
+  game until it waits on the learner or on a predictor (writing that seat's observation
+  and mask), the predictors answer for all games waiting on them at once, and the loop
+  resumes, until no game waits on a predictor.
+`set_opponents(opponents, indices)` changes them (from the next opponent decision on).
+
+Seeds and seats: env i draws its episodes from its own generator,
+``gymnasium.utils.seeding.np_random(seed + i)`` (`seed` given here or to `seed()`, as
+SB3 seeds env i of a DummyVecEnv with seed + i; fresh entropy when None): each episode
+takes its game seed ``integers(0, 2**63 - 1)`` and then, with seat="random" (the
+default), the learner's seat ``integers(num_players)`` — the draws `SingleAgentEnv`
+makes after ``reset(seed=seed + i)``. `reset_infos[i]["seat"]` and `seats` tell the
+learner's seat of the current episode.
+
+Infos at the end of an episode: ``terminal_observation``, ``scores``, ``winners`` (the
+seats with a share of the win, the game's `returns`, as `Game.winners`),
+``truncated`` (the round cap stopped the game), ``episode`` ({"r", "l", "t"} as SB3's
+Monitor writes it), ``illegal_action`` when the learner lost by one. A game stopped by
+the round cap is scored as it stands and its final reward is paid, so it ends the
+episode like any other end: ``TimeLimit.truncated`` is False (SB3 must not bootstrap
+past a game that is over; the round is part of the observation).
+
+Illegal learner actions: as `SingleAgentEnv`, `illegal_action="lose"` (default) ends the
+game with reward -1 and ``infos[i]["illegal_action"]``; "raise" raises
+IllegalActionError before any game moves. Actions out of range raise ValueError. An
+opponent (predictor) choosing an illegal action raises IllegalActionError naming it;
+after that error, call `reset()`.
+
+SB3's VecEnv interface: `reset`, `step_async`/`step_wait`, `seed`, `get_attr`,
+`set_attr`, `env_method` (``env_method("action_masks")`` gives each env's mask, as
+sb3-contrib asks for it; other names call this object's method once, with ``indices=``
+when it takes them), `env_is_wrapped`, `close`. Attributes are those of this one object,
+except the per-env ``seat``/``seats``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from numba import njit
+from stable_baselines3.common.vec_env import VecEnv
+
+from tradewinds import jit, jitcache, registry, rewards
+from tradewinds import opponents as ops
+from tradewinds.aec import ILLEGAL_MODES, observation_box
+from tradewinds.protocol import Game, IllegalActionError
+
+# row status, inside `run`
+IDLE, ACT, REPLY, START, WAIT, FAILED, EMPTY = 0, 1, 2, 3, 4, 5, 6
+# what a `run` call does: the learner's actions, predictors' replies, new games everywhere
+STEP, RESUME, RESET = 0, 1, 2
+# report[...] after a `run` call
+R_WAITING, R_FAILED, R_STARTED, R_BAD_ACTION = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds, next_seats, fresh,
+           num_players, opts):
+    """Row i starts the game pre-drawn for it (next_*); Python draws the following one."""
+    s = states[i]
+    jit.init(aux, s, num_players, next_seeds[i], opts)
+    seats[i] = next_seats[i]
+    ops.seed_key(next_seeds[i], keys[i])
+    rewards.margins(aux, s, last[i])
+    ep_len[i] = 0
+    ep_ret[i] = 0.0
+    fresh[i] = 1
+
+
+@njit(cache=True)
+def run(aux, phase, actions, strict, states, status, acts, seats, codes, keys, last, mode,
+        num_players, opts, next_seeds, next_seats, fresh, obs, masks, opp_obs, opp_masks,
+        wait_code, rew, done, illegal, term_obs, final_states, ep_len, ep_ret, done_len,
+        done_ret, final_vp, final_ret, scratch, seen, pay, report):
+    """One pass over the rows. `phase` STEP: every row applies the learner's action
+    actions[i] (first checked for every row: an id out of range, or with `strict` an
+    illegal one, sets report[R_BAD_ACTION] = 1 + row and nothing moves); RESUME: rows
+    waiting on a predictor apply its reply acts[i]; RESET: every row begins a new game.
+    Then each such row's RANDOM/HEURISTIC opponents play until it waits on the learner
+    (IDLE: obs/masks written, reward paid), on a predictor (WAIT: that seat's observation
+    and mask in opp_obs/opp_masks, its code in wait_code) or fails (FAILED: an opponent's
+    action refused, it is in acts[i]; EMPTY: a new game ended before the learner's first
+    decision). A game that ends is scored (rew, done, term_obs, final_states, its VP and
+    win shares in final_vp/final_ret, done_len/done_ret) and restarted in place. report:
+    rows waiting, failed, started."""
+    n_rows, num_actions = states.shape[0], masks.shape[1]
+    report[:] = 0
+    if phase == STEP:
+        for i in range(n_rows):
+            a = actions[i]
+            if a < 0 or a >= num_actions or (strict and masks[i, a] == 0):
+                report[R_BAD_ACTION] = i + 1
+                return
+    for i in range(n_rows):
+        if phase == STEP:
+            status[i] = ACT
+            acts[i] = actions[i]
+        elif phase == RESET:
+            status[i] = START
+        elif status[i] == WAIT:
+            status[i] = REPLY
+        if phase != RESUME:
+            rew[i] = 0.0
+            done[i] = 0
+            illegal[i] = 0
+    for i in range(n_rows):
+        s = states[i]
+        st = status[i]
+        began = False
+        if st == ACT:
+            a = acts[i]
+            if masks[i, a] == 0 or jit.step(aux, s, a) != 0:   # lose by an illegal action
+                rew[i] = -1.0
+                done[i] = 1
+                illegal[i] = 1
+                term_obs[i, :] = obs[i]
+                final_states[i, :] = s
+                done_len[i] = ep_len[i] + 1
+                done_ret[i] = ep_ret[i] - 1.0
+                _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds,
+                       next_seats, fresh, num_players, opts)
+                began = True
+            else:
+                ep_len[i] += 1
+        elif st == REPLY:
+            a = acts[i]
+            if a < 0 or a >= num_actions or jit.step(aux, s, a) != 0:
+                status[i] = FAILED
+                report[R_FAILED] += 1
+                continue
+        elif st == START:
+            _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds, next_seats,
+                   fresh, num_players, opts)
+            began = True
+        else:
+            continue
+        seat = seats[i]
+        while True:
+            r = ops.advance(aux, s, seat, codes[i], keys[i], scratch[i], seen[i])
+            if r == ops.FINISHED:
+                if began:
+                    status[i] = EMPTY
+                    report[R_FAILED] += 1
+                    break
+                rewards.pay(aux, s, mode, last[i], pay)
+                rew[i] += pay[seat]
+                done[i] = 1
+                jit.observe(aux, s, seat, term_obs[i])
+                final_states[i, :] = s
+                jit.scores(aux, s, final_vp[i])
+                jit.returns(aux, s, final_ret[i])
+                done_len[i] = ep_len[i]
+                done_ret[i] = ep_ret[i] + rew[i]
+                _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds,
+                       next_seats, fresh, num_players, opts)
+                began = True
+                seat = seats[i]
+            elif r == ops.LEARNER:
+                if not began and mode == rewards.SCORE:
+                    rewards.pay(aux, s, mode, last[i], pay)
+                    rew[i] += pay[seat]
+                    ep_ret[i] += pay[seat]
+                jit.observe(aux, s, seat, obs[i])
+                jit.legal_mask(aux, s, masks[i])
+                status[i] = IDLE
+                break
+            elif r == ops.WAITING:
+                p = jit.current_player(aux, s)
+                wait_code[i] = codes[i, p - 1] if p > seat else codes[i, p]
+                jit.observe(aux, s, p, opp_obs[i])
+                jit.legal_mask(aux, s, opp_masks[i])
+                status[i] = WAIT
+                report[R_WAITING] += 1
+                break
+            else:
+                status[i] = FAILED
+                report[R_FAILED] += 1
+                break
+        if began:
+            report[R_STARTED] += 1
+
+
+class MaskRow(np.ndarray):
+    """The first row of a `MaskRows` list (the others are plain bool rows). Through it
+    numpy hands ``np.stack(rows)`` of an unedited `MaskRows` list — what sb3-contrib's
+    ``get_action_masks`` does with ``env.env_method("action_masks")`` — to this class,
+    which answers with one copy of the stacked masks instead of a row-by-row
+    concatenation (the same array, several times faster)."""
+
+    def __array_function__(self, func, types, args, kwargs):
+        if (func is np.stack and len(args) == 1 and not kwargs
+                and isinstance(args[0], MaskRows) and args[0].intact()):
+            return args[0].stacked.copy()
+        return super().__array_function__(func, types, args, kwargs)
+
+
+class MaskRows(list):
+    """The masks of some envs, one bool row per env (a fresh copy); `stacked` holds the
+    same masks as one bool[len, num_actions] array while the list is not edited."""
+
+    def __init__(self, stacked: np.ndarray):
+        rows = list(stacked)
+        if rows:
+            rows[0] = rows[0].view(MaskRow)
+        super().__init__(rows)
+        self.stacked = stacked
+        self._edited = False
+
+    def intact(self) -> bool:
+        """Still exactly the rows it was made with (no list method changed it)."""
+        return not self._edited
+
+
+def _editing(name):
+    def method(self, *args, **kwargs):
+        self._edited = True
+        return getattr(list, name)(self, *args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend",
+              "insert", "pop", "remove", "clear", "sort", "reverse"):
+    setattr(MaskRows, _name, _editing(_name))
+
+
+class BatchedVecEnv(VecEnv):
+    """N games of one game and player count, one learner seat each, as an SB3 VecEnv
+    (module docstring: opponents, seeds, seats, rewards, infos)."""
+
+    def __init__(self, game: str | Game = "hansa", num_envs: int = 64, num_players: int = 2,
+                 opponents="random", seed: int | None = None, reward: str = "win",
+                 seat: int | str = "random", illegal_action: str = "lose", **options):
+        self.game = registry.game(game) if isinstance(game, str) else game
+        g = self.game
+        self.num_players = n = g.check_players(num_players)
+        if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer))
+                or num_envs < 1):
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if not (seat == "random" if isinstance(seat, str) else
+                isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_))
+                and 0 <= seat < n):
+            raise ValueError(f"seat must be 0..{n - 1} or 'random', got {seat!r}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                                 or seed < 0):
+            raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
+        self.reward_mode = reward
+        self._mode = rewards.mode_code(reward)
+        self.illegal_action = illegal_action
+        self.seat_choice = "random" if isinstance(seat, str) else int(seat)
+        self.options = g.resolve_options(options)
+        self._opts = np.array(g.parse_options(**self.options), dtype=np.int64)
+        self.render_mode = None
+        N, S, A, O = int(num_envs), g.state_size, g.num_actions, g.obs_size
+        space = observation_box(g, n, self.options)
+        super().__init__(N, space, spaces.Discrete(A))
+        # per-row state of the numba loop
+        self.states = np.zeros((N, S), dtype=np.int32)
+        self._status = np.zeros(N, dtype=np.int64)
+        self._acts = np.zeros(N, dtype=np.int64)
+        self.seats = np.zeros(N, dtype=np.int64)
+        self._codes = np.zeros((N, max(n - 1, 1)), dtype=np.int64)
+        self._keys = np.zeros((N, 2), dtype=np.int32)
+        self._last = np.zeros((N, g.max_players), dtype=np.float64)
+        self._next_seeds = np.zeros(N, dtype=np.int64)
+        self._next_seats = np.zeros(N, dtype=np.int64)
+        self._fresh = np.zeros(N, dtype=np.int8)
+        self._obs = np.zeros((N, O), dtype=np.float32)
+        self._masks = np.zeros((N, A), dtype=np.int8)
+        self._opp_obs = np.zeros((N, O), dtype=np.float32)
+        self._opp_masks = np.zeros((N, A), dtype=np.int8)
+        self._wait_code = np.zeros(N, dtype=np.int64)
+        self._rew = np.zeros(N, dtype=np.float64)
+        self._done = np.zeros(N, dtype=np.int8)
+        self._illegal = np.zeros(N, dtype=np.int8)
+        self._term_obs = np.zeros((N, O), dtype=np.float32)
+        self._final = np.zeros((N, S), dtype=np.int32)
+        self._ep_len = np.zeros(N, dtype=np.int64)
+        self._ep_ret = np.zeros(N, dtype=np.float64)
+        self._done_len = np.zeros(N, dtype=np.int64)
+        self._done_ret = np.zeros(N, dtype=np.float64)
+        self._scratch = np.zeros((N, A), dtype=np.int8)
+        self._seen = np.zeros((N, S), dtype=np.int32)
+        self._pay = np.zeros(g.max_players, dtype=np.float64)
+        self._final_vp = np.zeros((N, g.max_players), dtype=np.int64)
+        self._final_ret = np.zeros((N, g.max_players), dtype=np.float64)
+        self._report = np.zeros(4, dtype=np.int64)
+        self._gens: list = [None] * N
+        self.game_seeds = np.zeros(N, dtype=np.int64)   # the current episode's game seed
+        self._specs: list = [None] * N
+        self._policies: list = []      # predictors, code POLICY + index
+        self._with_masks: list = []
+        self._started = False
+        self._t0 = time.perf_counter()
+        self._args = (self.states, self._status, self._acts, self.seats, self._codes,
+                      self._keys, self._last, self._mode, self.num_players, self._opts,
+                      self._next_seeds, self._next_seats, self._fresh, self._obs, self._masks,
+                      self._opp_obs, self._opp_masks, self._wait_code, self._rew, self._done,
+                      self._illegal, self._term_obs, self._final, self._ep_len, self._ep_ret,
+                      self._done_len, self._done_ret, self._final_vp, self._final_ret,
+                      self._scratch, self._seen, self._pay, self._report)
+        self.set_opponents(opponents)
+        if seed is not None:
+            self.seed(int(seed))
+
+    # ------------------------------------------------------------ opponents
+    def _spec(self, spec) -> list:
+        """One env's opponents as a list of num_players - 1 opponents."""
+        k = self.num_players - 1
+        if isinstance(spec, (list, tuple)):
+            if len(spec) != k:
+                raise ValueError(f"need {k} opponents (one per opponent seat), got {len(spec)}")
+            items = list(spec)
+        else:
+            items = [spec] * k
+        for o in items:
+            if not ((isinstance(o, str) and o in ops.NAMES) or ops.is_predictor(o)):
+                raise ValueError(
+                    f"an opponent must be 'random', 'heuristic' or a predictor with "
+                    f"predict(observations, action_masks=...), got {o!r}")
+        return items
+
+    def _code(self, o) -> int:
+        if isinstance(o, str):
+            return ops.NAMES[o]
+        for j, p in enumerate(self._policies):
+            if p is o:
+                return ops.POLICY + j
+        self._policies.append(o)
+        self._with_masks.append(ops.takes_masks(o))
+        return ops.POLICY + len(self._policies) - 1
+
+    def set_opponents(self, opponents, indices=None) -> None:
+        """Opponents of the envs `indices` (all when None): one spec for each of them, or a
+        list with one spec per index (a spec: one opponent, or a list of num_players - 1).
+        They take over from the next opponent decision on."""
+        idx = self._indices(indices)
+        if opponents is None:
+            opponents = "random"
+        if isinstance(opponents, (list, tuple)) and len(opponents) == len(idx) and (
+                len(idx) != self.num_players - 1
+                or any(isinstance(o, (list, tuple)) for o in opponents)):
+            specs = [self._spec(o) for o in opponents]
+        else:
+            specs = [self._spec(opponents)] * len(idx)
+        for i, spec in zip(idx, specs, strict=True):
+            self._specs[i] = spec
+        keep = {id(o): o for sp in self._specs if sp for o in sp if not isinstance(o, str)}
+        self._policies = [p for p in self._policies if id(p) in keep]
+        self._with_masks = [ops.takes_masks(p) for p in self._policies]
+        for i, spec in enumerate(self._specs):
+            if spec is not None:
+                self._codes[i, : len(spec)] = [self._code(o) for o in spec]
+
+    def get_opponents(self, indices=None) -> list:
+        """The opponents of each env (one per opponent seat)."""
+        return [list(self._specs[i]) for i in self._indices(indices)]
+
+    # ------------------------------------------------------------ episodes
+    def _draw_next(self, i: int) -> None:
+        """Pre-draw env i's next episode (game seed, then seat) from its generator."""
+        gen = self._gens[i]
+        self._next_seeds[i] = int(gen.integers(0, 2**63 - 1))
+        self._next_seats[i] = (int(gen.integers(self.num_players))
+                               if self.seat_choice == "random" else self.seat_choice)
+
+    def _refill(self) -> None:
+        """Rows that started a game: record it, pre-draw their next one."""
+        for i in np.flatnonzero(self._fresh):
+            self.game_seeds[i] = self._next_seeds[i]
+            self.reset_infos[i] = {"seat": int(self.seats[i])}
+            self._draw_next(i)
+        self._fresh[:] = 0
+
+    def _run(self, phase: int, actions: np.ndarray) -> int:
+        """The numba pass, then predictor rounds until every game waits on the learner;
+        the number of games started."""
+        g, report, args = self.game, self._report, self._args
+        run(g.aux, phase, actions, self.illegal_action == "raise", *args)
+        if report[R_BAD_ACTION]:
+            i = int(report[R_BAD_ACTION]) - 1
+            a = int(actions[i])
+            if not 0 <= a < g.num_actions:
+                raise ValueError(f"env {i}: action ids must be in 0..{g.num_actions - 1}, "
+                                 f"got {a}")
+            raise IllegalActionError(f"env {i}: {g.action_name(a)} is illegal: "
+                                     f"{g.illegal_reason(self.states[i], a)}")
+        started = int(report[R_STARTED])
+        while report[R_WAITING] and not report[R_FAILED]:
+            waiting = self._status == WAIT
+            codes = self._wait_code[waiting]
+            rows = np.flatnonzero(waiting)
+            for c in np.unique(codes):
+                r = rows[codes == c]
+                j = int(c) - ops.POLICY
+                self._acts[r] = ops.predict(self._policies[j], self._opp_obs[r],
+                                            self._opp_masks[r].view(np.bool_),
+                                            self._with_masks[j])
+            run(g.aux, RESUME, actions, False, *args)
+            started += int(report[R_STARTED])
+        if report[R_FAILED]:
+            self._failed()
+        return started
+
+    def _failed(self):
+        g = self.game
+        i = int(np.flatnonzero(self._status >= FAILED)[0])
+        if self._status[i] == EMPTY:
+            raise RuntimeError(f"env {i}: a new game ended before the learner's first decision")
+        p = int(g.kernels.current_player(self.states[i]))
+        opp = self._specs[i][p - 1 if p > self.seats[i] else p]
+        a = int(self._acts[i])
+        what, reason = f"action id {a}", "out of range"
+        if 0 <= a < g.num_actions:
+            what, reason = g.action_name(a), g.illegal_reason(self.states[i], a)
+        raise IllegalActionError(f"env {i}: the opponent in seat {p} ({opp!r}) chose {what}, "
+                                 f"which is illegal: {reason}")
+
+    def reset(self) -> np.ndarray:
+        for i in range(self.num_envs):
+            if self._seeds[i] is not None or self._gens[i] is None:
+                self._gens[i] = seeding.np_random(self._seeds[i])[0]
+                self._draw_next(i)
+        self._reset_seeds()
+        self._reset_options()
+        self._run(RESET, self._acts)
+        self._refill()
+        self._started = True
+        return self._obs.copy()
+
+    def step_async(self, actions) -> None:
+        self._actions = actions
+
+    def step_wait(self):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        N = self.num_envs
+        a = self._actions
+        if not (isinstance(a, np.ndarray) and a.dtype == np.int64 and a.shape == (N,)):
+            a = np.asarray(a)
+            if a.dtype.kind not in "iu" or a.size != N:
+                raise ValueError(f"actions must be {N} integer action ids, got {a!r}")
+            a = np.ascontiguousarray(a.reshape(N), dtype=np.int64)
+        started = self._run(STEP, a)
+        infos = [{} for _ in range(N)]
+        if started:
+            for i in np.flatnonzero(self._done):
+                infos[i] = self._end_info(i, int(a[i]))
+            self._refill()
+        return (self._obs.copy(), self._rew.astype(np.float32), self._done.astype(np.bool_),
+                infos)
+
+    def _end_info(self, i: int, action: int) -> dict:
+        g, final = self.game, self._final[i]
+        info = {"terminal_observation": self._term_obs[i].copy(),
+                "TimeLimit.truncated": False,
+                "episode": {"r": float(self._done_ret[i]), "l": int(self._done_len[i]),
+                            "t": round(time.perf_counter() - self._t0, 6)}}
+        if self._illegal[i]:
+            info["illegal_action"] = action
+            info["truncated"] = False
+            return info
+        n = self.num_players
+        info["truncated"] = bool(g.kernels.is_truncated(final))
+        info["scores"] = self._final_vp[i, :n].tolist()
+        info["winners"] = np.flatnonzero(self._final_ret[i, :n] > 0).tolist()
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every env, bool[num_envs, num_actions]."""
+        return self._masks.astype(np.bool_)
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------ SB3 plumbing
+    def _indices(self, indices) -> list:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, (int, np.integer)):
+            return [int(indices)]
+        return [int(i) for i in indices]
+
+    def get_attr(self, attr_name: str, indices=None) -> list:
+        idx = self._indices(indices)
+        if attr_name in ("seat", "seats"):
+            return [int(self.seats[i]) for i in idx]
+        if attr_name == "game_seed":
+            return [int(self.game_seeds[i]) for i in idx]
+        value = getattr(self, attr_name)    # AttributeError when there is none
+        return [value] * len(idx)
+
+    def set_attr(self, attr_name: str, value, indices=None) -> None:
+        """Sets the attribute on this object (shared by every env)."""
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        idx = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self._masks.astype(np.bool_) if indices is None else (
+                self._masks[idx].astype(np.bool_))
+            return MaskRows(masks)
+        method = getattr(self, method_name)
+        if "indices" in inspect.signature(method).parameters:
+            method(*method_args, indices=idx, **method_kwargs)
+            return [None] * len(idx)
+        result = method(*method_args, **method_kwargs)
+        return [result] * len(idx)
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list:
+        return [False] * len(self._indices(indices))
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name in ("seat", "seats", "game_seed") or hasattr(self, attr_name)
+
+
+jitcache.refresh(globals())
