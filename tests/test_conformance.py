@@ -302,7 +302,8 @@ def test_rewards_at_the_end_agree_with_the_winners(name, n, mode):
     if mode == "win":
         np.testing.assert_allclose(values, np.where(won, 1 / k, 0.0))
     else:
-        np.testing.assert_allclose(values, np.where(won, 1 / k, -1 / (n - k) if k < n else 0))
+        expected = np.where(won, 1 / k, -1 / (n - k)) if k < n else np.zeros(n)
+        np.testing.assert_allclose(values, expected)
     # a finished state handed to set_state finishes the env with the same rewards
     other = tradewinds.make(name, raw=True, num_players=n, reward=mode)
     other.set_state(state)
