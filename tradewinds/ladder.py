@@ -139,6 +139,12 @@ def markdown(rows: Sequence[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _bars(mid, lo, hi):
+    """Error bar lengths, never negative (a small sample's bootstrap interval can sit
+    beside its mean)."""
+    return [np.maximum(mid - lo, 0.0), np.maximum(hi - mid, 0.0)]
+
+
 def plot(rows: Sequence[dict], levels: Sequence[str], game: str, path: str | Path) -> Path:
     """PNG: seat 1's win rate relative to the fair share (with 95% intervals), seat 1's VP
     margin (with 95% intervals) and the balance, by level, one line per player count."""
@@ -158,12 +164,12 @@ def plot(rows: Sequence[dict], levels: Sequence[str], game: str, path: str | Pat
         rate = np.array([r["seat1_win_rate"] for r in sel]) / fair
         lo = np.array([r["seat1_ci95"][0] for r in sel]) / fair
         hi = np.array([r["seat1_ci95"][1] for r in sel]) / fair
-        axes[0].errorbar(x + off, rate, yerr=[rate - lo, hi - rate], marker="o", capsize=4,
+        axes[0].errorbar(x + off, rate, yerr=_bars(rate, lo, hi), marker="o", capsize=4,
                          label=f"{n} players")
         mg = np.array([r["seat1_margin"] for r in sel])
         mlo = np.array([r["seat1_margin_ci95"][0] for r in sel])
         mhi = np.array([r["seat1_margin_ci95"][1] for r in sel])
-        axes[1].errorbar(x + off, mg, yerr=[mg - mlo, mhi - mg], marker="o", capsize=4,
+        axes[1].errorbar(x + off, mg, yerr=_bars(mg, mlo, mhi), marker="o", capsize=4,
                          label=f"{n} players")
         axes[2].plot(x + off, [r["balance"] for r in sel], marker="o", label=f"{n} players")
     axes[0].axhline(1.0, color="grey", ls="--", lw=1)
