@@ -122,8 +122,4 @@ def is_uniform_random(name: str) -> bool:
     play the whole game inside the kernel (``kernels.random_playout``) instead of asking the
     agent for every decision: the same distribution of play, a different random stream.
     """
-    try:
-        f = factory(name)
-    except ValueError:
-        return False
-    return bool(getattr(f, "uniform_random", False))
+    return kernel_policy(name) == "random"

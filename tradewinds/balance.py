@@ -40,14 +40,9 @@ def headline_rows(rows: Sequence[dict]) -> tuple[list[dict], str]:
 def position_wins(rows: Sequence[dict], num_players: int) -> np.ndarray:
     """[games, positions] win credit (1/k to each of k winners), column k = the seat that
     was k-th in that game's initial turn order."""
-    w = np.zeros((len(rows), num_players))
-    for i, r in enumerate(rows):
-        winners = r["winners"]
-        order = r["turn_order"]
-        for pos, seat in enumerate(order):
-            if seat in winners:
-                w[i, pos] = 1.0 / len(winners)
-    return w
+    from tradewinds import arena
+
+    return arena.by_position(arena.wins_matrix(rows, num_players), rows)
 
 
 def balance(win_rates: Sequence[float]) -> float:

@@ -364,6 +364,16 @@ class SprtConfig:
     beta: float = 0.2
 
 
+def settle_run_fields(config) -> None:
+    """The fields a study config shares with the ladder's: player counts parsed, the game
+    count checked, `db` a Path and `out` defaulting to the database's directory."""
+    config.players = parse_players(config.players)
+    if not isinstance(config.games, (int, np.integer)) or config.games < 1:
+        raise ValueError(f"--games must be at least 1, got {config.games}")
+    config.db = Path(config.db)
+    config.out = Path(config.out) if config.out is not None else config.db.parent
+
+
 @dataclass
 class FpaConfig:
     """Everything `tradewinds fpa` needs: which games (`game`, `players`, `agent`, `games`,
@@ -394,11 +404,7 @@ class FpaConfig:
     command: str | None = None
 
     def __post_init__(self):
-        self.players = parse_players(self.players)
-        if not isinstance(self.games, (int, np.integer)) or self.games < 1:
-            raise ValueError(f"--games must be at least 1, got {self.games}")
-        self.db = Path(self.db)
-        self.out = Path(self.out) if self.out is not None else self.db.parent
+        settle_run_fields(self)
 
     def studies(self) -> list[arena.Study]:
         return [arena.Study.create(self.game, n, self.agent, options=self.options,

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from tradewinds import arena
-from tradewinds.fpa import parse_players, play_study, progress_bar
+from tradewinds.fpa import play_study, progress_bar, settle_run_fields
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "ladder.sqlite"
@@ -64,11 +64,7 @@ class LadderConfig:
 
     def __post_init__(self):
         self.levels = parse_levels(self.levels)
-        self.players = parse_players(self.players)
-        if not isinstance(self.games, (int, np.integer)) or self.games < 1:
-            raise ValueError(f"--games must be at least 1, got {self.games}")
-        self.db = Path(self.db)
-        self.out = Path(self.out) if self.out is not None else self.db.parent
+        settle_run_fields(self)
 
     def study(self, level: str, num_players: int) -> arena.Study:
         kwargs = {level: self.agent_kwargs[level]} if self.agent_kwargs and \
