@@ -38,6 +38,14 @@ def playout(aux, s, key, num_actions):
     return steps
 
 
+def has_heuristic(game) -> bool:
+    """Whether `game` (a `tradewinds.Game`) binds a strategy (`policies.bind_heuristic`).
+    Generic search compiles for every game (`policies.heuristic_action` falls back to a
+    random legal action); the heuristic agent and the arena's heuristic playouts refuse a
+    game without one."""
+    return game.supports("jit") and policies.has_heuristic(type(game.aux))
+
+
 def rng_key(rng: np.random.Generator) -> np.ndarray:
     """An int32[2] generator state drawn from a numpy Generator (agents' randomness)."""
     return rng.integers(-(2**31), 2**31, size=2, dtype=np.int64).astype(np.int32)
@@ -54,6 +62,9 @@ class HeuristicAgent:
         from tradewinds import registry
 
         self.game = registry.game(game)
+        if not has_heuristic(self.game):
+            raise ValueError(f"no heuristic for {game}: the game binds no strategy "
+                             "(agents.policies.bind_heuristic)")
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
 
     def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:

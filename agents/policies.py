@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import overload
 
-from tradewinds import jit
+from tradewinds import jit, rng
 from tradewinds.jit import is_aux
 
 _BOUND: dict = {}
@@ -43,6 +43,21 @@ def bind_heuristic(aux_class, impl) -> None:
 
 def has_heuristic(aux_class) -> bool:
     return aux_class in _BOUND
+
+
+def _random_legal(aux, s, mask, key):
+    jit.legal_mask(aux, s, mask)
+    return rng.pick_set(mask, key)
+
+
+@overload(heuristic_action, jit_options={})
+def _default_heuristic(aux, s, mask, key):
+    """Games without a strategy of their own: a uniformly random legal action, so generic
+    search (IS-MCTS rollouts and priors) compiles for every game. The heuristic agent
+    refuses such games (`agents.heuristic.has_heuristic`)."""
+    if not any(is_aux(aux, cls) for cls in _BOUND):
+        return _random_legal
+    return None
 
 
 def position_values(aux, s, out):

@@ -131,7 +131,7 @@ def fast_duel(n, first_seed, games, pa, pb=None, options=None):
     seats = np.full((n, 4), 2, dtype=np.int64)
     for g in range(n):
         seats[g, g] = 1
-    rows = fast_match(GAME.kernels.m, HV.plan_weights(), _tables(), prms, n, first_seed,
+    rows = fast_match(GAME.aux.m, HV.plan_weights(), _tables(), prms, n, first_seed,
                       games, seats, _opts(options or {}))
     wins = float(rows[np.arange(games), np.arange(games) % n].sum())
     return wins / games, wilson_interval(wins, games)
@@ -141,7 +141,7 @@ def fast_rate(n: int, games: int, options: dict, first_seed: int = 0):
     """Heuristic in seat g % n of game g, random elsewhere: (wins, games, truncated)."""
     seats = np.eye(n, 4, dtype=np.int64)
     prms = HV.default_params()[None, :]
-    rows = fast_match(GAME.kernels.m, HV.plan_weights(), _tables(), prms, n, first_seed,
+    rows = fast_match(GAME.aux.m, HV.plan_weights(), _tables(), prms, n, first_seed,
                       games, seats, _opts(options))
     wins = float(rows[np.arange(games), np.arange(games) % n].sum())
     return wins, games, int(rows[:, 5].sum())
@@ -166,7 +166,7 @@ def arena_rate(n: int, games: int, options: dict):
 def game_lengths(n: int, games: int, options: dict, first_seed: int = 100_000):
     """All-heuristic games: (rounds per game, truncated per game, win share per seat)."""
     seats = np.ones((1, 4), dtype=np.int64)
-    rows = fast_match(GAME.kernels.m, HV.plan_weights(), _tables(),
+    rows = fast_match(GAME.aux.m, HV.plan_weights(), _tables(),
                       HV.default_params()[None, :], n, first_seed, games, seats,
                       _opts(options))
     return rows[:, 4].astype(int), rows[:, 5].astype(int), rows[:, :n].mean(axis=0)
@@ -179,7 +179,7 @@ def decisions_per_second(n: int, games: int = 50) -> dict:
     aux = GAME.aux
     tabs, wts, prm = _tables(), HV.plan_weights(), HV.default_params()
     for name, run in (("bound", lambda g, f: bound_self_play(aux, n, f, g)),
-                      ("tables", lambda g, f: tables_self_play(GAME.kernels.m, wts, tabs,
+                      ("tables", lambda g, f: tables_self_play(GAME.aux.m, wts, tabs,
                                                                prm, n, f, g))):
         run(1, 10_000)                      # compile / load
         t0, c0 = time.perf_counter(), time.process_time()

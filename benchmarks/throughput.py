@@ -4,6 +4,9 @@
     python -m benchmarks.throughput --quick        # smoke run, seconds
     python -m benchmarks.throughput --games hansa --players 3 --no-peers
 
+Every registered game with the ``batch`` capability can be measured (`tradewinds.protocol`);
+a game without a plain-Python reference gets no reference row.
+
 Steps count decisions only; chance inside our `step` is not a step. For OpenSpiel the
 C++ loop's steps/s counts decisions (chance outcomes are reported separately by peers.py).
 Every figure is the median over repeats; ratios are taken between medians of this run.
@@ -39,7 +42,7 @@ def _hansa_reference(n, seed):
 def _voyage_reference(n, seed):
     from voyage_env import GAME
     from voyage_env.reference import VoyageGame
-    return VoyageGame(n, seed, voyage_map=GAME.kernels.map)
+    return VoyageGame(n, seed, voyage_map=GAME.board)
 
 
 REFERENCES = {"hansa": _hansa_reference, "voyage": _voyage_reference}
@@ -137,14 +140,19 @@ def reference(name, n, cfg) -> dict | None:
 
 
 def compile_times(name) -> dict:
-    """Import + first step in a fresh process: with an empty numba cache, then warm."""
+    """Import + first step in a fresh process: with an empty numba cache, then warm. The
+    process imports the game's registered module (a game registered at run time too; the
+    module is found on this process's path)."""
+    game = registry.game(name)
     code = (
-        "import time; t=time.perf_counter(); from tradewinds import registry; "
-        f"g=registry.game({name!r}); s=g.new_state(2, 1); g.step(s, g.legal_actions(s)[0]); "
+        "import time; t=time.perf_counter(); import importlib; "
+        f"g=importlib.import_module({registry.module_name(name)!r}).GAME; "
+        f"s=g.new_state({game.min_players}, 1); g.step(s, g.legal_actions(s)[0]); "
         "g.observe(s, 0); print(time.perf_counter()-t)"
     )
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        path = os.pathsep.join(p for p in sys.path if p)
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=path)
         out = {}
         for label in ("cold_s", "warm_s"):
             t0 = time.perf_counter()
@@ -161,6 +169,7 @@ def run(games, players, cfg, with_peers=True, quick=False) -> dict:
     rows = []
     for name in games:
         game = registry.game(name)
+        game.require("batch", "benchmarks.throughput")
         comp = compile_times(name)
         for n in players:
             row = {"game": name, "players": n, "state_bytes": game.state_size * 4}

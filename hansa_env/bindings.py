@@ -1,7 +1,10 @@
-"""Hansa's kernels bound to the generic njit protocol (`tradewinds.jit`).
+"""Hansa's kernels bound to the kernel protocol, both sides of it.
 
-Hansa has no static data beyond what the kernel module holds, so its aux value is an
-empty `HansaAux`; its only job is to tell numba which game a generic function runs.
+- `KERNELS`, the Python side (`tradewinds.protocol.GameKernels` and the capabilities
+  ``random_playout`` and ``batch``): the njit functions under the protocol's names. Hansa
+  has no static data beyond what the kernel module holds, so each is the kernel itself.
+- the njit side (`tradewinds.jit`): Hansa's aux value is an empty `HansaAux`; its only
+  job is to tell numba which game a generic function runs.
 """
 
 from typing import NamedTuple
@@ -18,6 +21,37 @@ class HansaAux(NamedTuple):
 
 
 AUX = HansaAux(np.zeros(1, dtype=np.int32))
+
+
+class HansaKernels:
+    """The kernels a `tradewinds.Game` calls (`tradewinds.protocol`), by their protocol
+    names. Each attribute is the njit function itself: no wrapper in the call."""
+
+    init = staticmethod(K.init)
+    legal_mask = staticmethod(K.legal_mask)
+    step = staticmethod(K.step)
+    current_player = staticmethod(K.current_player)
+    is_terminal = staticmethod(K.is_terminal)
+    is_truncated = staticmethod(K.is_truncated)
+    scores = staticmethod(K.scores)
+    winners = staticmethod(K.winners)
+    returns = staticmethod(K.returns)
+    observe = staticmethod(K.observe)
+    # capability random_playout
+    random_playout = staticmethod(K.random_playout)
+    # capability batch
+    PARALLEL_MIN = K.PARALLEL_MIN
+    init_batch = staticmethod(K.init_batch)
+    step_batch = staticmethod(K.step_batch)
+    legal_mask_batch = staticmethod(K.legal_mask_batch)
+    observe_batch = staticmethod(K.observe_batch)
+    random_step_batch = staticmethod(K.random_step_batch)
+    random_playout_batch = staticmethod(K.random_playout_batch)
+    random_games = staticmethod(K.random_games)
+
+
+KERNELS = HansaKernels()
+CAPABILITIES = frozenset({"random_playout", "batch", "jit"})
 
 
 def _init(aux, s, num_players, seed, opts):

@@ -8,7 +8,7 @@ from hansa_env import actions as A
 from hansa_env import board as B
 from hansa_env import checks as C
 from hansa_env import kernel as K
-from hansa_env.bindings import AUX
+from hansa_env.bindings import AUX, CAPABILITIES, KERNELS
 from hansa_env.observation import obs_high, obs_names
 from hansa_env.state import (
     ACTIONS,
@@ -229,16 +229,18 @@ GAME = Game(
     obs_size=K.OBS_SIZE,
     min_players=B.MIN_PLAYERS,
     max_players=B.MAX_PLAYERS,
-    kernels=K,
+    kernels=KERNELS,
     action_names=A.NAMES,
     obs_names=tuple(obs_names()),
     parse_options=parse_options,
     illegal_reason=illegal_reason,
     validate_state=validate_state,
     aux=AUX,
+    capabilities=CAPABILITIES,
     checks=StateChecks(C, C.M, LAYOUT),
     obs_high=lambda num_players, **options: obs_high(num_players),
     render_ansi=_render_ansi,
     render_rgb=_render_rgb,
     option_defaults={"build_rule": "barrels", "max_rounds": B.DEFAULT_MAX_ROUNDS},
+    board=B,
 )

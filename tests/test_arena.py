@@ -97,7 +97,7 @@ GAME = Game(name="race", state_size=8, num_actions=2, obs_size=5, min_players=2,
             obs_names=("seat", "p0", "p1", "p2", "p3"),
             parse_options=lambda reverse=0: (int(reverse),),
             illegal_reason=lambda s, a: "the race is over", validate_state=lambda s: None,
-            option_defaults={"reverse": 0})
+            option_defaults={"reverse": 0}, capabilities={"turn_order"})
 
 
 class Advance:
@@ -117,14 +117,14 @@ class Wait:
 
 
 @pytest.fixture
-def race(monkeypatch):
+def race():
     """Registers the race game (this module) and the advance/wait agents."""
-    monkeypatch.setitem(registry._GAMES, "race", __name__)
-    agents.register("advance", Advance, replace=True)
-    agents.register("wait", Wait, replace=True)
-    yield
-    agents.unregister("advance")
-    agents.unregister("wait")
+    with registry.registered("race", __name__):
+        agents.register("advance", Advance, replace=True)
+        agents.register("wait", Wait, replace=True)
+        yield
+        agents.unregister("advance")
+        agents.unregister("wait")
 
 
 # ------------------------------------------------------------------------- agents

@@ -79,8 +79,9 @@ def test_bad_arguments_are_one_line_errors(capsys, tmp_path):
     db = str(tmp_path / "r.sqlite")
     m = ["match", "hansa", "--agents", "heuristic,random", "--db", db, "--no-progress"]
     f = ["fpa", "hansa", "--db", db, "--no-progress", "--games", "3"]
+    known = ", ".join(tradewinds.games())      # hansa, voyage (and any a test registered)
     cases = [
-        (["demo", "nosuch"], ["unknown game 'nosuch'; known games: hansa, voyage"]),
+        (["demo", "nosuch"], [f"unknown game 'nosuch'; known games: {known}"]),
         (["demo", "--players", "5", "--games", "3"], ["hansa is played by 2 to 4 players"]),
         (["demo", "--games", "0"], ["--games", "must be at least 1, got 0"]),
         (["fpa", "chess"], ["unknown game 'chess'"]),

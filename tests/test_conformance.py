@@ -1,6 +1,8 @@
 """One conformance suite for every registered game (issue 12).
 
-Parametrized over `tradewinds.registry.games()`, each game's player counts
+Parametrized over `tradewinds.registry.games()` — Hansa, Voyage and, while this module
+runs, the tiny test game Pebbles (tests/pebbles_env/, docs/adding_a_game.md) — each
+game's player counts
 (`min_players..max_players`) and option sets (its declared options: the defaults, every
 other value of each option — both values of a bool, `Game.option_choices` for the rest —
 and every pair of such changes the game accepts), so a newly registered game gets the whole
@@ -15,8 +17,10 @@ suite. It covers:
   nothing, `"lose"` ends the game against the offender;
 - `set_state`: round trip, continuing, the finished state, rejection of bad states without
   touching the env;
-- batches: the game's batch kernels (if any) equal stepping one state at a time, and their
-  parallel path equals the serial one;
+- capabilities: a game declares every optional capability its kernels have
+  (`tradewinds.protocol.CAPABILITIES`), so no part of this suite is skipped by mistake;
+- batches: the game's batch kernels (capability ``batch``) equal stepping one state at a
+  time, and their parallel path equals the serial one;
 - replay: same seed and actions, same states;
 - `determinize(state, player, key)`: the seat's observation, the whole-state invariants
   (`validate_state`), who decides and what he may do are kept; the sample is a function of
@@ -32,13 +36,22 @@ import itertools
 import re
 
 import numpy as np
+import pebbles_env
 import pytest
 from pettingzoo import AECEnv
 from pettingzoo.test import api_test, render_test, seed_test
 
 import tradewinds
-from tradewinds import registry
-from tradewinds.protocol import IllegalActionError
+from tradewinds import jit, registry
+from tradewinds.protocol import CAPABILITIES, IllegalActionError
+
+
+@pytest.fixture(autouse=True, scope="module")
+def third_game():
+    """Pebbles is registered while this module's tests run, and only then: other test
+    modules see the registry as a user does."""
+    with pebbles_env.registered():
+        yield
 
 # ------------------------------------------------------------------ the parameter grid
 
@@ -82,10 +95,11 @@ def cases(all_counts: bool = True, all_options: bool = True):
                 yield pytest.param(name, n, options, id=f"{name}-{n}p-{_label(options)}")
 
 
-ALL = list(cases())
-DEFAULTS = list(cases(all_options=False))           # every game and count, default options
-MAX_PLAYERS = list(cases(all_counts=False))         # every game and option set, most seats
-GAMES = [pytest.param(name, id=name) for name in registry.games()]
+with pebbles_env.registered():
+    ALL = list(cases())
+    DEFAULTS = list(cases(all_options=False))       # every game and count, default options
+    MAX_PLAYERS = list(cases(all_counts=False))     # every game and option set, most seats
+    GAMES = [pytest.param(name, id=name) for name in registry.games()]
 
 
 # ------------------------------------------------------------------ helpers
@@ -173,6 +187,20 @@ def test_registry_makes_every_game():
     with pytest.raises(ValueError, match="unknown game 'chess'; known games: " +
                        re.escape(", ".join(names))):
         tradewinds.make("chess")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_capabilities_are_declared(name):
+    """`Game.capabilities` names exactly the optional capabilities the kernels have (the
+    Game refuses one they lack; here: none is left out), and `turn_order` is a seat order."""
+    game = registry.game(name)
+    for capability, kernels in CAPABILITIES.items():
+        has = (all(getattr(game.kernels, k, None) is not None for k in kernels) if kernels
+               else type(game.aux) in jit.bound_games())
+        assert game.supports(capability) == has, capability
+    for n in range(game.min_players, game.max_players + 1):
+        order = game.turn_order(game.new_state(n, n))
+        assert sorted(order) == list(range(n))
 
 
 # ------------------------------------------------------------------ PettingZoo tests
@@ -438,16 +466,15 @@ def test_set_state_rejects_bad_states_and_keeps_its_own(name, n, options):
 
 
 def _batch_kernels(game):
-    k = game.kernels
-    if not all(hasattr(k, f) for f in ("init_batch", "step_batch")):
+    if not game.supports("batch"):
         pytest.skip(f"{game.name} has no batch kernels")
-    return k
+    return game.kernels
 
 
 @pytest.mark.parametrize("name, n, options", ALL)
 def test_batched_steps_equal_sequential_steps(name, n, options):
-    """init_batch/step_batch (and legal_mask_batch/observe_batch where a game has them) on
-    a batch equal init/step on each state alone, illegal actions and finished rows too."""
+    """init_batch/step_batch/legal_mask_batch/observe_batch on a batch equal
+    init/step/legal_mask/observe on each state alone, illegal actions and finished rows too."""
     game = registry.game(name)
     k = _batch_kernels(game)
     opts = game.parse_options(**game.resolve_options(options))
@@ -461,10 +488,9 @@ def test_batched_steps_equal_sequential_steps(name, n, options):
     errors = np.zeros(batch, dtype=np.int64)
     masks = np.zeros((batch, game.num_actions), dtype=np.int8)
     for step in range(steps):
-        if hasattr(k, "legal_mask_batch"):
-            k.legal_mask_batch(states, masks)
-            for i, s in enumerate(singles):
-                assert np.array_equal(masks[i] != 0, game.legal_mask(s) != 0)
+        k.legal_mask_batch(states, masks)
+        for i, s in enumerate(singles):
+            assert np.array_equal(masks[i] != 0, game.legal_mask(s) != 0)
         acts = np.array([int(rng.integers(game.num_actions)) if step % 7 == 3
                          or game.is_terminal(s) else int(rng.choice(game.legal_actions(s)))
                          for s in singles], dtype=np.int64)
@@ -472,20 +498,17 @@ def test_batched_steps_equal_sequential_steps(name, n, options):
         codes = [k.step(s, int(a)) for s, a in zip(singles, acts, strict=True)]
         assert errors.tolist() == codes
         assert np.array_equal(states, np.array(singles))
-    if hasattr(k, "observe_batch"):
-        players = np.arange(batch, dtype=np.int64) % n
-        obs = np.zeros((batch, game.obs_size), dtype=np.float32)
-        k.observe_batch(states, players, obs)
-        for i, s in enumerate(singles):
-            assert np.array_equal(obs[i], game.observe(s, int(players[i])))
+    players = np.arange(batch, dtype=np.int64) % n
+    obs = np.zeros((batch, game.obs_size), dtype=np.float32)
+    k.observe_batch(states, players, obs)
+    for i, s in enumerate(singles):
+        assert np.array_equal(obs[i], game.observe(s, int(players[i])))
 
 
 @pytest.mark.parametrize("name, n, options", ALL)
 def test_batched_playouts_equal_single_playouts(name, n, options):
     game = registry.game(name)
     k = _batch_kernels(game)
-    if not hasattr(k, "random_playout_batch"):
-        pytest.skip(f"{name} has no random_playout_batch")
     opts = game.parse_options(**game.resolve_options(options))
     batch = 10
     seeds = np.arange(batch, dtype=np.int64) + 7
@@ -509,7 +532,7 @@ def test_parallel_batches_equal_serial_batches(name):
     n = game.max_players
     options = {"max_rounds": 1} if "max_rounds" in game.option_defaults else {}
     opts = game.parse_options(**game.resolve_options(options))
-    big = getattr(k, "PARALLEL_MIN", 512) + 8
+    big = k.PARALLEL_MIN + 8
     halves = [slice(0, big // 2), slice(big // 2, big)]
     seeds = np.arange(big, dtype=np.int64) * 11
     par = np.zeros((big, game.state_size), dtype=np.int32)
@@ -520,34 +543,31 @@ def test_parallel_batches_equal_serial_batches(name):
     assert np.array_equal(par, ser)
     for i in range(0, big, big // 7):
         assert np.array_equal(par[i], game.new_state(n, int(seeds[i]), **options))
-    if hasattr(k, "random_step_batch"):
-        masks = np.zeros((big, game.num_actions), dtype=np.int8)
-        keys = np.stack([seeds, seeds + 5], axis=1).astype(np.int32)
-        par_seeds, ser_seeds, ser_keys = seeds.copy(), seeds.copy(), keys.copy()
-        done_par = done_ser = 0
-        for _ in range(200):
-            done_par += k.random_step_batch(par, masks, keys, par_seeds, True, n, *opts)
-            for h in halves:
-                done_ser += k.random_step_batch(ser[h], masks[h], ser_keys[h], ser_seeds[h],
-                                                True, n, *opts)
-        assert done_par == done_ser and np.array_equal(par, ser)
-        assert np.array_equal(keys, ser_keys) and np.array_equal(par_seeds, ser_seeds)
-        assert done_par == int((par_seeds - seeds).sum()), "a finished row gets seed + 1"
-        if options:
-            assert done_par > 0, "no row finished a 1-round game in 200 decisions"
-        for s in par[:: big // 5]:
-            game.validate_state(s)        # auto-reset rows are fresh, valid games
-            assert not game.is_terminal(s)
-    for f in ("legal_mask_batch", "observe_batch"):
-        if hasattr(k, f):
-            shape = game.num_actions if f == "legal_mask_batch" else game.obs_size
-            dtype = np.int8 if f == "legal_mask_batch" else np.float32
-            out_par, out_ser = np.zeros((2, big, shape), dtype=dtype)
-            args = () if f == "legal_mask_batch" else (np.arange(big, dtype=np.int64) % n,)
-            getattr(k, f)(par, *args, out_par)
-            for h in halves:
-                getattr(k, f)(ser[h], *(a[h] for a in args), out_ser[h])
-            assert np.array_equal(out_par, out_ser), f
+    masks = np.zeros((big, game.num_actions), dtype=np.int8)
+    keys = np.stack([seeds, seeds + 5], axis=1).astype(np.int32)
+    par_seeds, ser_seeds, ser_keys = seeds.copy(), seeds.copy(), keys.copy()
+    done_par = done_ser = 0
+    for _ in range(200):
+        done_par += k.random_step_batch(par, masks, keys, par_seeds, True, n, *opts)
+        for h in halves:
+            done_ser += k.random_step_batch(ser[h], masks[h], ser_keys[h], ser_seeds[h],
+                                            True, n, *opts)
+    assert done_par == done_ser and np.array_equal(par, ser)
+    assert np.array_equal(keys, ser_keys) and np.array_equal(par_seeds, ser_seeds)
+    assert done_par == int((par_seeds - seeds).sum()), "a finished row gets seed + 1"
+    if options:
+        assert done_par > 0, "no row finished a 1-round game in 200 decisions"
+    for s in par[:: big // 5]:
+        game.validate_state(s)        # auto-reset rows are fresh, valid games
+        assert not game.is_terminal(s)
+    players = np.arange(big, dtype=np.int64) % n
+    for f, args, width, dtype in ((k.legal_mask_batch, (), game.num_actions, np.int8),
+                                  (k.observe_batch, (players,), game.obs_size, np.float32)):
+        out_par, out_ser = np.zeros((2, big, width), dtype=dtype)
+        f(par, *args, out_par)
+        for h in halves:
+            f(ser[h], *(a[h] for a in args), out_ser[h])
+        assert np.array_equal(out_par, out_ser), f
     errors_par = np.zeros(big, dtype=np.int64)
     errors_ser = np.zeros(big, dtype=np.int64)
     acts = np.arange(big, dtype=np.int64) % game.num_actions
@@ -555,12 +575,11 @@ def test_parallel_batches_equal_serial_batches(name):
     for h in halves:
         k.step_batch(ser[h], acts[h], errors_ser[h])
     assert np.array_equal(par, ser) and np.array_equal(errors_par, errors_ser)
-    if hasattr(k, "random_playout_batch"):
-        keys = np.stack([seeds + 2, seeds + 9], axis=1).astype(np.int32)
-        steps_par = k.random_playout_batch(par, keys.copy())
-        steps_ser = np.concatenate([k.random_playout_batch(ser[h], keys[h].copy())
-                                    for h in halves])
-        assert np.array_equal(steps_par, steps_ser) and np.array_equal(par, ser)
+    keys = np.stack([seeds + 2, seeds + 9], axis=1).astype(np.int32)
+    steps_par = k.random_playout_batch(par, keys.copy())
+    steps_ser = np.concatenate([k.random_playout_batch(ser[h], keys[h].copy())
+                                for h in halves])
+    assert np.array_equal(steps_par, steps_ser) and np.array_equal(par, ser)
 
 
 # ------------------------------------------------------------------ determinize

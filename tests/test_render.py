@@ -35,7 +35,7 @@ def _random_steps(env, k, seed=0):
 
 
 def _voyage_map():
-    return VOYAGE.kernels.map  # the map the default game is played (and drawn) on
+    return VOYAGE.board  # the map the default game is played (and drawn) on
 
 
 def _panel(game, frame):

@@ -96,7 +96,7 @@ def check_sample(state, d, player):
     dealt = [int(x) for x in w.targets[:n].ravel() if x >= 0]
     assert len(dealt) == len(set(dealt)), "a target card dealt twice"
     assert ((w.targets[:n] >= 0).sum(axis=1) == (v.targets[:n] >= 0).sum(axis=1)).all()
-    ports = GAME.kernels.map.port_deck
+    ports = GAME.board.port_deck
     for q in range(n):   # west slots hold west ports, east slots east ports
         for j, x in enumerate(w.targets[q]):
             if x >= 0:
@@ -133,7 +133,7 @@ def test_sample_keeps_what_the_seat_sees(n, opt):
 
 def test_game_over_is_only_reseeded():
     s = GAME.new_state(2, 5)
-    K.random_playout(s, GAME.kernels.m, as_key(5))
+    K.random_playout(s, GAME.aux.m, as_key(5))
     for player in range(2):
         d = GAME.determinize(s, player, 3)
         rng_at = LAYOUT.offset("rng")
@@ -201,7 +201,7 @@ def hidden_variant(state, player: int, rng) -> np.ndarray:
         ta, tb = v.targets[a].copy(), v.targets[b].copy()
         v.targets[a], v.targets[b] = tb, ta
     rng.shuffle(deck)
-    ports = GAME.kernels.map.port_deck
+    ports = GAME.board.port_deck
     dealt = set(int(x) for x in v.targets[:n].ravel() if x >= 0)
     for side in (0, 1):
         unused = [x for x in range(len(ports)) if ports[x] == side and x not in dealt]
@@ -243,7 +243,7 @@ def test_two_samples_of_one_observation_give_the_same_sample():
 
 def test_entry_points_agree():
     s = live_position(3, {"black_ship": True}, seed=8)
-    m = GAME.kernels.m
+    m = GAME.aux.m
     for player in range(3):
         in_place = s.copy()
         determinize(in_place, m, player, as_key(21))
@@ -283,7 +283,7 @@ def test_opponent_hand_deck_and_targets_are_uniform():
     assert size == 5 and N == size + v.deck_size
     hand = np.zeros((SAMPLES, R.NUM_CARD_KINDS), dtype=np.int64)
     top = np.zeros(R.NUM_CARD_KINDS, dtype=np.int64)
-    port_hits = np.zeros(GAME.kernels.map.num_ports, dtype=np.int64)
+    port_hits = np.zeros(GAME.board.num_ports, dtype=np.int64)
     key = as_key(1)
     for i in range(SAMPLES):
         w = StateView(GAME.determinize(s, player, key))
@@ -297,7 +297,7 @@ def test_opponent_hand_deck_and_targets_are_uniform():
         assert chi2_p(observed, law.pmf(ks) * SAMPLES) > 1e-3, R.CARD_KINDS[kind]
     assert chi2_p(top, pool / N * SAMPLES) > 1e-3          # the next card drawn
     own = set(int(x) for x in v.targets[player])
-    deck_of = GAME.kernels.map.port_deck
+    deck_of = GAME.board.port_deck
     for side in (0, 1):
         free = [x for x in range(len(deck_of)) if deck_of[x] == side and x not in own]
         assert len(free) == 12 and port_hits[list(own)].sum() == 0
@@ -326,7 +326,7 @@ def test_three_players_share_the_unseen_cards_alike():
 
 def blue_step(east: bool):
     """(from hex, direction, blue hex): a paid step onto a blue, not red, space."""
-    m = GAME.kernels.map
+    m = GAME.board
     melaka_hemi = m.hemisphere[m.port_hex[m.port_name.index("Melaka")]]
     for h in range(m.num_hexes):
         if m.blue[h] or m.red[h] or m.pirate[h] or (east and m.hemisphere[h] != melaka_hemi):
@@ -385,7 +385,7 @@ def test_a_blue_arrival_pending_behind_an_attack_keeps_a_playable_card():
 
 def test_random_play_goes_on_from_samples():
     """Samples are live games: random play from them reaches the end without error."""
-    m = GAME.kernels.m
+    m = GAME.aux.m
     for n in (2, 4):
         for s in positions(n, {"black_ship": True}, 6, seed=19):
             for player in range(n):

@@ -534,7 +534,7 @@ def test_heuristic_games_with_dice_end_by_the_rules(n):
 def test_batched_kernels_and_playouts_take_the_option():
     from voyage_env import kernel as K
 
-    m = GAME.kernels.m
+    m = GAME.aux.m
     seeds = np.arange(8, dtype=np.int64)
     states = np.zeros((8, K.STATE_SIZE), np.int32)
     K.init_batch(states, m, 3, seeds, 0, 1, 4, 1)

@@ -51,7 +51,7 @@ def test_uniform_random_games_on_the_default_board(n, options):
     import random
 
     rnd = random.Random(n)
-    vmap = GAME.kernels.map
+    vmap = GAME.board
     for g in range(12):
         _lockstep(GAME, vmap, n, 100 * n + g, dict(options, max_rounds=4),
                   lambda ref, r: r.choice(ref.legal_actions()), rnd, full_every=7)

@@ -62,7 +62,7 @@ def test_observation_shows_own_hand_and_only_sizes_of_others():
     assert o[names.index("p1:hand_size")] == pytest.approx(v.hand[1].sum() / 5)
     own = {n for n in names if n.startswith("my_target:")}
     shown = {n for n in own if o[names.index(n)] == 1}
-    expected = {f"my_target:{GAME.kernels.map.port_name[p]}" for p in v.targets[0] if p >= 0}
+    expected = {f"my_target:{GAME.board.port_name[p]}" for p in v.targets[0] if p >= 0}
     assert shown == expected
 
 

@@ -105,7 +105,7 @@ def test_E2_player_board_after_setup():
         s = GAME.new_state(n, 5)
         v = StateView(s)
         for p in range(n):
-            assert v.ship[p] == GAME.kernels.map.lisbon
+            assert v.ship[p] == GAME.board.lisbon
             assert v.discs[p] == R.BASE_DISCS == 9 and v.spent[p] == 0
             assert v.upgraded[p] == 0
             assert not v.wrecked[p].any() and not v.cubes[p].any()
@@ -242,7 +242,7 @@ def test_E6_shipwreck_at_the_cape():
     play(g, s, "move:S")  # Guinea: discovered, but no chili for a wrecked ship 1
     assert v.discovered[port_of(g, "Guinea")] == red and cubes_of(s, red) == {"ivory"}
     play(g, s, "move:N", "move:N", "move:N")
-    assert v.ship[red] == g.kernels.map.lisbon and list(v.wrecked[red]) == [1, 0, 0, 0]
+    assert v.ship[red] == g.board.lisbon and list(v.wrecked[red]) == [1, 0, 0, 0]
     play(g, s, "dock", "cards:top_up")
     assert list(v.wrecked[red]) == [0, 0, 0, 0], "repaired at once in the Lisbon port"
     assert v.vp[red] == 1 + 5, "Guinea discovered, ivory sold"
@@ -532,7 +532,7 @@ def test_E12_hemispheres_and_the_cape():
         assert v.spent[yellow] == 1, "the others move before the card player pays"
         play(g, s, a)
     assert v.ship[green] == hx(g, 5, 1), "budget used up: no free ride on the current"
-    assert g.kernels.map.hemisphere[v.ship[green]] == 1, "crossed the line"
+    assert g.board.hemisphere[v.ship[green]] == 1, "crossed the line"
     assert v.discovered[port_of(g, "Cape of Good Hope")] == green and v.vp[green] == 1
     assert hand_of(s, green) == {"calm": 1} and rng_word(s) == word
     assert v.spent[green] == 0
@@ -650,7 +650,7 @@ def test_E16_lisbon():
     play(g, s, "cards:top_up")
     assert hand_of(s, yellow) == {"calm": 2, "storm2": 1, "storm3": 1, "favourable": 1}
     assert v.spent[yellow] == 0 and avail(s, yellow) == 12
-    assert v.docked[yellow] == 1 and v.ship[yellow] == g.kernels.map.lisbon
+    assert v.docked[yellow] == 1 and v.ship[yellow] == g.board.lisbon
     assert v.active == other and v.phase == MOVE
     assert g.scores(s)[yellow] == 20
 

@@ -17,7 +17,7 @@ from voyage_env import kernel as K
 
 (FAIL_CARDS, FAIL_CUBES, FAIL_DISCS, FAIL_MASK, FAIL_DECIDER, FAIL_TILES, FAIL_ENDLESS,
  FAIL_STEP, FAIL_AGREE) = range(1, 10)
-M = GAME.kernels.m
+M = GAME.aux.m
 
 
 @njit(cache=True)

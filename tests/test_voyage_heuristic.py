@@ -36,9 +36,9 @@ def tables(game):
 def choose(game, s, routes=None):
     """The strategy's own choice (no legality guard) and the legal mask."""
     mask = np.zeros(A.NUM_ACTIONS, np.int8)
-    K.legal_mask(s, game.kernels.m, mask)
+    K.legal_mask(s, game.aux.m, mask)
     r = tables(game) if routes is None else routes
-    return int(HV.choose(s, game.kernels.m, WTS, r, mask, PRM)), mask
+    return int(HV.choose(s, game.aux.m, WTS, r, mask, PRM)), mask
 
 
 def nothing_to_find(s, seat=1):
@@ -76,7 +76,7 @@ def play_out(game, n, seed, seats, routes=None, **options):
             assert mask[a], f"seed {seed} seat {p}: illegal {A.NAMES[a]} in phase {s[K.PHASE]}"
             count += 1
         else:
-            K.legal_mask(s, game.kernels.m, mask)
+            K.legal_mask(s, game.aux.m, mask)
             a = int(rng.choice(np.flatnonzero(mask)))
         game.step(s, a)
     return s, count
@@ -168,12 +168,12 @@ def test_heuristic_agent_beats_random_in_the_arena():
 
 
 def test_a_ship_with_pepper_next_to_lisbon_goes_home_docks_and_takes_a_tile():
-    lisbon = GAME.kernels.map.lisbon
+    lisbon = GAME.board.lisbon
     s = staged(GAME, 2, ships={0: (11, 3)}, cubes={0: ["pepper"]},
                hands={0: {"favourable": 2, "storm2": 3}})
     nothing_to_find(s)
     names = heuristic_turn(GAME, s, 0)
-    assert names[0] == "move:NE" and GAME.kernels.map.neighbors[hx(GAME, 11, 3), 1] == lisbon
+    assert names[0] == "move:NE" and GAME.board.neighbors[hx(GAME, 11, 3), 1] == lisbon
     assert names[1:3] == ["dock", "monastery:take"], names
     v = StateView(s)
     assert v.tiles[0] == 1 and v.vp[0] == 10 and v.docked[0] == 1
@@ -182,10 +182,10 @@ def test_a_ship_with_pepper_next_to_lisbon_goes_home_docks_and_takes_a_tile():
                hands={0: {"favourable": 2, "storm2": 3}})
     nothing_to_find(s)
     v = StateView(s)
-    v.discovered[GAME.kernels.map.port_id("Madeira")] = -1
+    v.discovered[GAME.board.port_id("Madeira")] = -1
     names = heuristic_turn(GAME, s, 0)
     assert names[0] == "move:S" and "dock" in names
-    assert v.discovered[GAME.kernels.map.port_id("Madeira")] == 0 and v.tiles[0] == 1
+    assert v.discovered[GAME.board.port_id("Madeira")] == 0 and v.tiles[0] == 1
 
 
 def test_upgrade_with_three_cheap_cubes_and_keep_the_pepper_for_the_tile():

@@ -17,7 +17,7 @@ from voyage_env import kernel as K
 from voyage_env import routes as RT
 from voyage_env.board import DIRS, map_from_text
 
-MAP = GAME.kernels.map
+MAP = GAME.board
 
 # Two ways from Lisbon (0,0) to the port A (4,0): along the top row (4 steps, one red hex
 # at (2,0)) or around through row 2 (longer). Columns 1 and 3 are odd: half a hex lower.
@@ -81,7 +81,7 @@ def test_a_pirate_hex_costs_its_surcharge():
 def test_costs_equal_the_kernel_step_cost_on_the_default_board():
     s = GAME.new_state(2, 0)
     wt = RT.weights()
-    m = GAME.kernels.m
+    m = GAME.aux.m
     for h in range(MAP.num_hexes):
         s[K.SHIP] = h
         for d in range(6):
@@ -90,7 +90,7 @@ def test_costs_equal_the_kernel_step_cost_on_the_default_board():
 
 @pytest.mark.parametrize("wt", [(1, 1, 0, 0), (4, 4, 6, 2), (4, 4, 40, 2), (2, 0, 3, 1)])
 def test_distances_match_a_bellman_ford_oracle_on_the_default_board(wt):
-    m = GAME.kernels.m
+    m = GAME.aux.m
     w = RT.weights(*wt)
     rng = np.random.default_rng(sum(wt))
     dist = np.empty(MAP.num_hexes, np.int32)
@@ -109,7 +109,7 @@ def test_distances_match_a_bellman_ford_oracle_on_the_default_board(wt):
 
 
 def test_forward_and_reverse_distances_agree():
-    m = GAME.kernels.m
+    m = GAME.aux.m
     w = RT.weights(4, 4, 16, 2)
     h = MAP.num_hexes
     to, via = np.empty(h, np.int32), np.empty(h, np.int32)
@@ -153,8 +153,8 @@ def test_blue_penalty_and_next_step():
 
 def test_unreachable_hexes_are_marked():
     g = tiny_game(grid="@~~A", ports="A | Guinea | 1444 | west | chili")
-    m = g.kernels.m.copy()
-    vm = g.kernels.map
+    m = g.aux.m.copy()
+    vm = g.board
     island = hx(g, 3, 0)       # cut the port's hex off (the map loader forbids it)
     for d in range(6):
         t = int(vm.neighbors[island, d])
@@ -201,7 +201,7 @@ def test_default_board_routes_are_plausible():
 
 
 def test_route_tables_and_plan_tables():
-    m = GAME.kernels.m
+    m = GAME.aux.m
     w = RT.weights(4, 4, 16, 2)
     r = RT.Router(GAME, step=4, pirate=4, red=16, blue=2)
     dist, via = r.tables()
@@ -222,7 +222,7 @@ def test_route_tables_and_plan_tables():
 def test_follow_walks_the_tree_to_the_target():
     g = tiny_game(**COST_MAP)
     s = staged(g, 2, ships={0: (2, 0)})
-    vm = g.kernels.map
+    vm = g.board
     r = RT.Router(g)
     start, target = int(s[K.SHIP]), hx(g, 0, 5)
     path = r.path(start, target)
@@ -233,7 +233,7 @@ def test_follow_walks_the_tree_to_the_target():
     spent = 0
     for name, nxt in zip(dirs, path[1:], strict=True):
         d = DIRS.index(name)
-        spent += int(K.step_cost(s, g.kernels.m, 0, d, False))
+        spent += int(K.step_cost(s, g.aux.m, 0, d, False))
         s[K.SHIP] = vm.neighbors[int(s[K.SHIP]), d]
         assert s[K.SHIP] == nxt
     assert spent == r.cost(start, target)

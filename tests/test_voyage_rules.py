@@ -40,6 +40,7 @@ from voyage_helpers import (
 from tradewinds import IllegalActionError
 from voyage_env import GAME
 from voyage_env import actions as A
+from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.board import GOODS
 from voyage_env.state import (
@@ -56,7 +57,7 @@ from voyage_env.state import (
     StateView,
 )
 
-MAP = GAME.kernels.map
+MAP = GAME.board
 
 # ================================================================ tiny maps
 
@@ -268,7 +269,7 @@ def test_V3_small_map_deals_what_the_decks_allow():
     """)
     for seed in range(5):
         s = g.new_state(2, seed)
-        _, targets, _ = expected_setup(g.kernels.map, 2, seed)
+        _, targets, _ = expected_setup(g.board, 2, seed)
         v = StateView(s)
         for p in range(2):
             assert [int(t) for t in v.targets[p]] == targets[p]
@@ -469,7 +470,7 @@ def test_V15_V16_VA29_a_step_is_free_only_from_an_arrow_space_in_its_direction()
     assert cost_of(g, s, "move:NW") == 1, "entering a current from the side"
     assert cost_of(g, s, "move:SW") == 1
     s = staged(g, 2, ships={0: (0, 4)})
-    assert g.kernels.map.current_ends()[hx(g, 0, 4)] == 1
+    assert g.board.current_ends()[hx(g, 0, 4)] == 1
     assert cost_of(g, s, "move:S") == 1, "the end dot has no arrow"
     s = staged(g, 2, ships={0: (0, 0)})
     assert cost_of(g, s, "move:S") == 1, "entering the current's first space"
@@ -516,7 +517,7 @@ SWEEP_MAP = dict(
 
 def expected_moves(g, s, p):
     """The own moves and shields the rules allow from p's ship (V14-V19, V29, V34)."""
-    m = g.kernels.map
+    m = g.board
     v = StateView(s)
     h, have = int(v.ship[p]), avail(s, p)
     hand = v.hand[p]
@@ -546,7 +547,7 @@ def expected_moves(g, s, p):
 @pytest.mark.parametrize("hand", [{}, {"favourable": 1}, {"storm2": 1}, {"storm3": 1}])
 def test_V14_V19_V34_the_mask_matches_the_step_costs_everywhere(spent, hand):
     g = tiny_game(**SWEEP_MAP)
-    m = g.kernels.map
+    m = g.board
     for h in range(m.num_hexes):
         s = staged(g, 2, ships={0: tuple(int(x) for x in m.coords[h])}, spent={0: spent},
                    hands={0: hand})
@@ -877,7 +878,7 @@ def test_VA26_ships_docked_this_round_are_not_affected():
     play(g, s, "move:S", "play:storm2")
     assert GAME.current_player(s) == 2, "the docked seat 0 is not asked"
     play(g, s, "stop")
-    assert v.phase == MOVE and v.ship[0] == g.kernels.map.lisbon
+    assert v.phase == MOVE and v.ship[0] == g.board.lisbon
     # next round the flag is cleared: seat 0 reacts again
     stop_all(g, s)
     assert v.docked[0] == 0
@@ -1027,7 +1028,7 @@ def test_VA21_VA22_reaching_lisbon_with_the_last_disc_may_still_dock():
     s = staged(g, 2, ships={0: (1, 1)}, spent={0: 8}, cubes={0: ["chili"]})
     play(g, s, "move:N")
     v = StateView(s)
-    assert v.ship[0] == g.kernels.map.lisbon and v.active == 0 and v.phase == MOVE
+    assert v.ship[0] == g.board.lisbon and v.active == 0 and v.phase == MOVE
     assert set(g.legal_actions(s)) == {g.action_id("dock"), g.action_id("stop")}
     with pytest.raises(ValueError, match="no disc left"):
         play(g, s, "move:S")
@@ -1040,7 +1041,7 @@ def test_V48c_last_disc_elsewhere_ends_the_turn_at_once():
     s = staged(g, 2, ships={0: (1, 2)}, spent={0: 8}, cubes={0: ["chili"]})
     play(g, s, "move:N")
     v = StateView(s)
-    assert v.ship[0] != g.kernels.map.lisbon and v.active == 1 and v.spent[0] == 0
+    assert v.ship[0] != g.board.lisbon and v.active == 1 and v.spent[0] == 0
 
 
 def test_V40_V44_sale_values_and_no_upgrade_when_already_upgraded():
@@ -1150,7 +1151,7 @@ def test_V47_VA22_a_ship_moved_onto_lisbon_by_a_card_does_not_dock():
     v = StateView(s)
     assert GAME.current_player(s) == 1
     play(g, s, "move:N")
-    assert v.ship[1] == g.kernels.map.lisbon and "dock" not in legal(g, s)
+    assert v.ship[1] == g.board.lisbon and "dock" not in legal(g, s)
     assert_illegal(g, s, "dock")
     play(g, s, "stop")
     assert v.docked[1] == 0
@@ -1290,7 +1291,7 @@ def test_V49_V4_the_last_tile_ends_the_game_after_the_round(n):
     v.cubes[give, GOOD["pepper"]] = 1
     while v.active != give:
         play(g, s, "stop")
-    v.ship[give] = g.kernels.map.lisbon
+    v.ship[give] = g.board.lisbon
     play(g, s, "dock", "monastery:take", "cards:top_up")
     assert v.end_triggered == 1 and v.tiles_taken == n + 1
     while not g.is_terminal(s):
@@ -1641,7 +1642,7 @@ def check_every_action(game, s):
     assert mask.any(), "a live state always has a legal action"
     for a in range(A.NUM_ACTIONS):
         t = s.copy()
-        assert bool(mask[a]) == bool(game.kernels.is_legal(t, a))
+        assert bool(mask[a]) == bool(K.is_legal(t, game.aux.m, a))
         if mask[a]:
             game.step(t, a)
             game.validate_state(t)
@@ -1664,12 +1665,12 @@ def check_bookkeeping(game, s):
         assert (v.best_tile[p] == 0) == (v.tiles[p] == 0)
         assert v.discs[p] == (12 if v.upgraded[p] else 9)
         if v.docked[p]:
-            assert v.ship[p] == game.kernels.map.lisbon
+            assert v.ship[p] == game.board.lisbon
         assert v.bid[p] <= v.bid_high
     if not v.black_ship:
         assert v.black_hex == -1 and not v.attacked.any()
     else:
-        m = game.kernels.map
+        m = game.board
         assert m.hemisphere[v.black_hex] == m.hemisphere[m.port_hex[m.port_id("Melaka")]]
     for p in range(n):  # V21, V24: cubes only in working ships' holds
         for g_ in np.flatnonzero(v.cubes[p]):

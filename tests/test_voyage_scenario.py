@@ -13,7 +13,7 @@ from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.state import BID, CARDS, GAME_OVER, MONASTERY, MOVE, PLAY, UPGRADE, StateView
 
-MAP = GAME.kernels.map
+MAP = GAME.board
 LISBON = int(MAP.lisbon)
 INTO_LISBON = 25          # a sea space whose current runs NE into Lisbon (free step)
 
@@ -184,7 +184,7 @@ def test_describe_reads_random_play_back():
 def test_tiny_maps_take_cells():
     game = tiny_game(COST_MAP["grid"], currents=COST_MAP["currents"], events=COST_MAP["events"])
     s = scenario.build(2, game=game, ships={1: (2, 3)})
-    assert game.kernels.map.coords[StateView(s).ship[1]].tolist() == [2, 3]
+    assert game.board.coords[StateView(s).ship[1]].tolist() == [2, 3]
     d = scenario.describe(s, game=game)
     assert np.array_equal(scenario.build(**d, game=game), s)
 
@@ -230,7 +230,7 @@ def test_built_positions_play_on_by_the_rules(name):
                      "cards": CARDS}.get(kwargs.get("phase", "move"), MOVE)
     assert GAME.legal_mask(s).any()
     play_randomly(s.copy(), seed=len(name))
-    K.random_playout(s, GAME.kernels.m, as_key(len(name)))   # and inside the kernel
+    K.random_playout(s, GAME.aux.m, as_key(len(name)))   # and inside the kernel
     assert GAME.is_terminal(s)
 
 

@@ -96,13 +96,13 @@ def tiny_game(grid: str, ports: str = "", currents: str = "", events: str | None
 
 def hx(game, col: int, row: int) -> int:
     """Sea-space index of a grid cell (asserts it is sea)."""
-    h = game.kernels.map.hex_at(col, row)
+    h = game.board.hex_at(col, row)
     assert h >= 0, f"({col},{row}) is not a sea space"
     return h
 
 
 def cell(game, h: int) -> tuple:
-    c, r = game.kernels.map.coords[h]
+    c, r = game.board.coords[h]
     return int(c), int(r)
 
 
@@ -120,7 +120,7 @@ def route(*cells, prefix: str = "move") -> list:
 
 
 def port_of(game, name: str) -> int:
-    return game.kernels.map.port_id(name)
+    return game.board.port_id(name)
 
 
 # ---------------------------------------------------------------- actions

@@ -47,10 +47,13 @@ class KernelAECEnv(AECEnv):
         super().__init__()
         game = self.game
         self.num_players = game.check_players(num_players)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be None or one of {self.metadata['render_modes']}, "
-                f"got {render_mode!r}")
+        # the modes the game can draw: "ansi" (and "human" as text) with render_ansi,
+        # "rgb_array" with render_rgb
+        modes = [m for m in self.metadata["render_modes"]
+                 if (game.render_rgb if m == "rgb_array" else game.render_ansi) is not None]
+        self.metadata = dict(self.metadata, name=f"{game.name}_v0", render_modes=modes)
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
         self._reward_code = rewards.mode_code(reward)
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(
@@ -60,7 +63,6 @@ class KernelAECEnv(AECEnv):
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal_action = illegal_action
-        self.metadata = dict(self.metadata, name=f"{game.name}_v0")
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._obs_space = spaces.Dict({
@@ -212,7 +214,7 @@ class KernelAECEnv(AECEnv):
         from tradewinds import frames
 
         if self.human_window is None:
-            self.human_window = frames.display_available()
+            self.human_window = self.game.render_rgb is not None and frames.display_available()
         if self.human_window:
             try:
                 if self._viewer is None:

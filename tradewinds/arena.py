@@ -11,10 +11,11 @@ measured durations).
 
 Seats. Seat s is player index s of the kernel (``player_s``); results are stored by seat.
 Each row also records ``turn_order``: the seats in the order they play at the start of the
-game, from ``kernels.turn_order(state, out)`` when a game's kernel provides it, else
-``0..n-1``. In Hansa seat 0 is the start player and the order never changes (HA7). In the
-Voyage game the order is re-bid every round; the FPA study measures the seat index, i.e.
-the position in the *initial* order recorded here, not the order of any later round.
+game, `Game.turn_order` (the game's ``turn_order`` kernel where it declares that
+capability, else ``0..n-1``). In Hansa seat 0 is the start player and the order never
+changes (HA7). In the Voyage game the order is re-bid every round; the FPA study measures
+the seat index, i.e. the position in the *initial* order recorded here, not the order of
+any later round.
 
 Two ways to play a game (recorded per run and per game as ``path``):
 
@@ -23,12 +24,14 @@ Two ways to play a game (recorded per run and per game as ``path``):
   ``game.legal_mask(state)`` and its seat's generator, and returns an action id.
 * ``kernel`` — the fast path, used when every seat plays the same policy the kernels can
   play on their own (`agents.kernel_policy`: the uniformly random agent, or the heuristic)
-  with no factory keywords: the whole game runs inside numba (``kernels.random_playout``,
-  thousands of games per second per core; ``agents.heuristic.playout``, each decision on
-  a determinization for the decider, as `HeuristicAgent` plays). The choices follow the
-  same policy and are as determined by the seed (the key is a SplitMix64 hash of the seed,
-  see `playout_key`), but they come from the kernel's generator, so the individual games
-  differ from the python path's. ``fast=False`` forces the python path.
+  with no factory keywords, and the game can: the whole game runs inside numba
+  (``kernels.random_playout`` for a game with the ``random_playout`` capability, thousands
+  of games per second per core; ``agents.heuristic.playout`` for a game with a heuristic,
+  each decision on a determinization for the decider, as `HeuristicAgent` plays). The
+  choices follow the same policy and are as determined by the seed (the key is a
+  SplitMix64 hash of the seed, see `playout_key`), but they come from the kernel's
+  generator, so the individual games differ from the python path's. ``fast=False`` forces
+  the python path.
 
 Parallelism: seeds are cut into chunks; a backend plays chunks (``play_chunk``) and hands
 the rows back to the single writer (the caller, who stores them). Backends: ``local`` with
@@ -147,8 +150,10 @@ class Study:
         policies = {agent_registry.kernel_policy(a) if a not in kwargs else None
                     for a in agents}
         (policy,) = policies if len(policies) == 1 else (None,)
-        kernel = policy == "heuristic" or (policy == "random"
-                                           and hasattr(handle.kernels, "random_playout"))
+        from agents.heuristic import has_heuristic
+
+        kernel = ((policy == "heuristic" and has_heuristic(handle))
+                  or (policy == "random" and handle.supports("random_playout")))
         path = "kernel" if fast and kernel else "python"
         return cls(game=game, num_players=n, agents=agents, options=opts, agent_kwargs=kwargs,
                    seating=seating, base_seed=int(base_seed), path=path)
@@ -178,14 +183,8 @@ class Study:
 
 
 def initial_turn_order(game, state) -> list:
-    """Seats in playing order at the start of a game (kernels.turn_order if provided)."""
-    n = game.num_players(state)
-    f = getattr(game.kernels, "turn_order", None)
-    if f is None:
-        return list(range(n))
-    out = np.zeros(game.max_players, dtype=np.int64)
-    f(state, out)
-    return [int(x) for x in out[:n]]
+    """Seats in playing order at the start of a game (`Game.turn_order`)."""
+    return game.turn_order(state)
 
 
 def agent_action(agent, game, state, player: int, rng) -> int:

@@ -25,13 +25,21 @@ Signatures (``s`` is a game's int32 state vector, ``mask`` an int8/uint8 action 
 
 A caveat of numba's cache: a cached generic function is not recompiled when only a
 game's kernel file changes. Clear ``__pycache__`` (or the ``NUMBA_CACHE_DIR``) after
-editing a kernel by hand; a fresh checkout, as in CI, has no cache.
+editing a kernel by hand; a fresh checkout, as in CI, has no cache. (`tradewinds.jitcache`
+does this for the project's own packages.) A game whose aux class other processes cannot
+import (one defined in a script or a test package) binds with ``cache=False``: its
+compilations of the generic functions then stay in memory, out of the shared disk cache.
+
+The Python side of the protocol (the kernels a `tradewinds.Game` calls, and which
+capabilities a game declares) is `tradewinds.protocol`.
 """
 
 from __future__ import annotations
 
 from numba import types
 from numba.extending import overload
+
+from tradewinds import jitcache
 
 PROTOCOL = ("init", "step", "legal_mask", "current_player", "is_terminal", "returns",
             "scores", "observe", "determinize")
@@ -81,16 +89,20 @@ def is_aux(aux_type, aux_class) -> bool:
     return isinstance(aux_type, types.BaseNamedTuple) and aux_type.instance_class is aux_class
 
 
-def bind(aux_class, **impls) -> None:
+def bind(aux_class, *, cache: bool = True, **impls) -> None:
     """Bind a game's njit kernels to the protocol names for aux values of `aux_class`.
 
     Every name of `PROTOCOL` must be given; each implementation takes the same arguments
     as the protocol function (aux first). Binding the same class twice is a no-op.
+    ``cache=False``: generic functions compiled for this game are never written to numba's
+    disk cache (for an aux class that other processes cannot import; see the top).
     """
     missing = sorted(set(PROTOCOL) - set(impls))
     extra = sorted(set(impls) - set(PROTOCOL))
     if missing or extra:
         raise ValueError(f"bind({aux_class.__name__}): missing {missing}, unknown {extra}")
+    if not cache:
+        jitcache.keep_off_disk(aux_class)
     if aux_class in _BOUND:
         return
     _BOUND[aux_class] = impls

@@ -9,7 +9,9 @@ stamp is the size and modification time of every ``.py`` file of the project's p
 that holds numba code, and of every project module those import (state layouts and
 constants are compiled in as literals: a changed offset must recompile its users).
 A fresh checkout has no cache, so this matters to people editing kernels, not to CI.
-It also flushes an index that cannot be loaded (see `_drop_unreadable`).
+It also flushes an index that cannot be loaded (see `_drop_unreadable`), and keeps the
+compilations for games bound with ``tradewinds.jit.bind(..., cache=False)`` out of the
+disk cache (`keep_off_disk`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 
+from numba import types
+from numba.core import caching
 from numba.core.registry import CPUDispatcher
 
 PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents")
@@ -119,3 +123,35 @@ def _drop_unreadable(dispatcher) -> None:
         dispatcher._cache._cache_file._load_index()
     except Exception:       # noqa: BLE001 - whatever the unpickling raised
         dispatcher._cache.flush()
+
+
+_OFF_DISK: set = set()
+
+
+def keep_off_disk(aux_class) -> None:
+    """Never write to numba's disk cache a compilation whose arguments hold an instance of
+    the NamedTuple `aux_class`. A generic function's cache index holds one entry per game;
+    an entry naming a class that another process cannot import (a game defined in a script
+    or a test package) makes that process drop the whole index (`_drop_unreadable`) and
+    recompile every game. Such a game is compiled in each process instead."""
+    _OFF_DISK.add(aux_class)
+    if not getattr(caching.Cache.save_overload, "keeps_off_disk", False):
+        caching.Cache.save_overload = _guarded(caching.Cache.save_overload)
+
+
+def _guarded(save_overload):
+    def guarded_save_overload(self, sig, data):
+        if not _names_off_disk(getattr(sig, "args", sig)):
+            save_overload(self, sig, data)
+
+    guarded_save_overload.keeps_off_disk = True
+    return guarded_save_overload
+
+
+def _names_off_disk(argtypes) -> bool:
+    for t in argtypes:
+        if isinstance(t, types.BaseNamedTuple) and t.instance_class in _OFF_DISK:
+            return True
+        if isinstance(t, types.BaseTuple) and _names_off_disk(t.types):
+            return True
+    return False

@@ -1,17 +1,45 @@
-"""The kernel protocol both games implement (DESIGN.md §2), as one Python handle.
+"""The kernel protocol every game implements (DESIGN.md §2), as code and as one handle.
 
-A `Game` bundles a game's numba kernels with its sizes, names and option parsing, so the
-AEC env, the arena, agents and benchmarks are written once against this class. The
-kernels stay plain njit functions over flat int32 states; this class only adds checks
-and names around them and never sits inside a hot loop it does not have to.
+A game is two things to the rest of the project:
+
+- its **kernels**: numba functions over a flat int32 state vector, reached through an
+  object with the methods of `GameKernels` (required) and of the optional capability
+  protocols below (`PlayoutKernels`, `TurnOrderKernels`, `BatchKernels`). Every game
+  binds them the same way: its ``bindings.py`` makes that object (``KERNELS`` in Hansa,
+  a `VoyageKernels` per map in Voyage) with the game's static data already filled in, so
+  callers use one signature per kernel. The same kernels are also bound inside numba to
+  the generic ``tradewinds.jit`` names under the game's ``aux`` value (the capability
+  ``"jit"``: determinize, IS-MCTS, the envs' rewards, the batched VecEnv).
+- a `Game`: the kernels with the game's sizes, names, option parsing, state checks and
+  the capabilities it declares (`Game.capabilities`, checked against the kernels when the
+  `Game` is made). Callers ask `Game.supports(...)` instead of probing the kernels.
+
+| kernel | capability | meaning |
+|---|---|---|
+| ``init(s, num_players, seed, *opts)`` | required | a fresh game; ``opts`` = `parse_options` |
+| ``legal_mask(s, mask)`` | required | writes the legal actions; never all-false in a live game |
+| ``step(s, a) -> int`` | required | one decision, then everything automatic; 0 or an error code |
+| ``current_player(s) -> int`` | required | who decides now; -1 once over |
+| ``is_terminal(s)``, ``is_truncated(s)`` | required | over (rules or cap); stopped by the cap |
+| ``scores(s, out)``, ``winners(s, out)`` | required | int64 VP per seat; 1 per winning seat |
+| ``returns(s, out)`` | required | float64 win share per seat (1 split among the winners) |
+| ``observe(s, player, out)`` | required | float32 view of ``player``; nothing hidden leaks |
+| ``random_playout(s, key) -> int`` | ``random_playout`` | random legal play to the end |
+| ``turn_order(s, out)`` | ``turn_order`` | seats in playing order at the start of a game |
+| ``init_batch``, ``step_batch``, ... (`BatchKernels`) | ``batch`` | over ``[B, STATE_SIZE]`` |
+| (``aux`` bound by ``tradewinds.jit.bind``) | ``jit`` | the njit protocol (tradewinds/jit.py) |
+
+docs/adding_a_game.md walks through all of it on a tiny third game (tests/pebbles_env/).
 
 Two layers, by where a state comes from:
 - the `Game` methods take states from anywhere. Each checks its state first with the
   game's `checks` (`StateChecks`: dtype int32, shape, C order, and every field a kernel
   uses as an index or a loop bound, in one njit call fused with the kernel call) and
   raises ValueError naming the first bad field, so nothing a caller passes can crash or
-  hang the interpreter. `validate_state` is the full consistency check.
-- `kernels` is the raw njit protocol, for code that holds states the kernels made or that
+  hang the interpreter. A game without `checks` gets the dtype, shape and seat checks
+  only (its kernels must not trust the fields). `validate_state` is the full consistency
+  check.
+- `kernels` is the raw protocol, for code that holds states the kernels made or that
   passed a check (the AEC env, the arena, agents, batch loops): no checks, full speed.
 """
 
@@ -19,8 +47,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -55,6 +84,110 @@ class IllegalActionError(ValueError):
 class UnknownOptionError(ValueError, TypeError):
     """An option name the game does not have. A ValueError like every other bad argument;
     also a TypeError, which is what a game's `parse_options` raised for it before."""
+
+
+# ------------------------------------------------------------------ the kernel protocol
+# `s` is a game's int32 state vector (C order), `mask` an int8/uint8 [NUM_ACTIONS] vector,
+# `out` a per-seat vector of at least num_players entries (int64 scores and winners,
+# float64 returns) or a float32 [OBS_SIZE] observation, `key` an int32[2] SplitMix64
+# generator state (`tradewinds.rng`), advanced in place. Batch kernels take [B, ...] arrays.
+
+
+class GameKernels(Protocol):
+    """The kernels every game has (DESIGN.md §2)."""
+
+    def init(self, s: np.ndarray, num_players: int, seed: int, *opts: int) -> None:
+        """A fresh game from `seed`; `opts` are the values `Game.parse_options` returns."""
+
+    def legal_mask(self, s: np.ndarray, mask: np.ndarray) -> None:
+        """Write 1 for every legal action, 0 elsewhere (never all 0 in a live game)."""
+
+    def step(self, s: np.ndarray, a: int) -> int:
+        """Apply decision `a` and everything automatic after it: 0, or an error code with
+        the state untouched (1 out of range, 2 the game is over, 3 illegal)."""
+
+    def current_player(self, s: np.ndarray) -> int:
+        """The seat that decides now (not always the active player); -1 once over."""
+
+    def is_terminal(self, s: np.ndarray) -> bool:
+        """Over, by the rules or by the game's round cap."""
+
+    def is_truncated(self, s: np.ndarray) -> bool:
+        """Over because the round cap stopped it (False for a game without a cap)."""
+
+    def scores(self, s: np.ndarray, out: np.ndarray) -> None:
+        """int64 VP of each seat as the state stands."""
+
+    def winners(self, s: np.ndarray, out: np.ndarray) -> None:
+        """1 for each seat that wins (shares the win) as the state stands, else 0."""
+
+    def returns(self, s: np.ndarray, out: np.ndarray) -> None:
+        """float64 share of the win of each seat: 1 split equally among the winners."""
+
+    def observe(self, s: np.ndarray, player: int, out: np.ndarray) -> None:
+        """float32 view of `player`: every entry written, nothing that player may not see."""
+
+
+class PlayoutKernels(Protocol):
+    """Capability ``random_playout``: whole random games inside numba (the arena's fast
+    path for random agents, `Game.random_playout`)."""
+
+    def random_playout(self, s: np.ndarray, key: np.ndarray) -> int:
+        """Uniformly random legal actions (`tradewinds.rng.pick_set` on the legal mask,
+        drawing from `key`) to the end; the number of decisions."""
+
+
+class TurnOrderKernels(Protocol):
+    """Capability ``turn_order``: a game whose playing order is not seat order."""
+
+    def turn_order(self, s: np.ndarray, out: np.ndarray) -> None:
+        """The seats in playing order at the start of the game (the arena records it)."""
+
+
+class BatchKernels(Protocol):
+    """Capability ``batch``: the kernels over ``[B, STATE_SIZE]`` batches, rows in
+    parallel (prange) from `PARALLEL_MIN` rows up; each row equals the single kernel."""
+
+    PARALLEL_MIN: int
+
+    def init_batch(self, states: np.ndarray, num_players: int, seeds: np.ndarray,
+                   *opts: int) -> None: ...
+
+    def step_batch(self, states: np.ndarray, actions: np.ndarray,
+                   errors: np.ndarray) -> None: ...
+
+    def legal_mask_batch(self, states: np.ndarray, masks: np.ndarray) -> None: ...
+
+    def observe_batch(self, states: np.ndarray, players: np.ndarray,
+                      out: np.ndarray) -> None: ...
+
+    def random_step_batch(self, states: np.ndarray, masks: np.ndarray, keys: np.ndarray,
+                          seeds: np.ndarray, auto_reset: bool, num_players: int,
+                          *opts: int) -> int:
+        """One random decision per row; with `auto_reset` a finished row restarts with
+        its seed + 1. The number of games finished."""
+
+    def random_playout_batch(self, states: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """`random_playout` on every row; the decisions per row."""
+
+    def random_games(self, num_players: int, first_seed: int, games: int, *opts: int) -> int:
+        """`games` random games with seeds first_seed.. on one core; total decisions."""
+
+
+def _members(protocol) -> tuple:
+    names = [n for n in vars(protocol) if not n.startswith("_")]
+    return tuple(n for n in (*getattr(protocol, "__annotations__", {}), *names)
+                 if not n.startswith("_"))
+
+
+REQUIRED_KERNELS = _members(GameKernels)
+# capability -> the kernels it needs (``jit`` needs `Game.aux` bound in tradewinds.jit)
+CAPABILITIES = {
+    "random_playout": _members(PlayoutKernels),
+    "turn_order": _members(TurnOrderKernels),
+    "batch": _members(BatchKernels),
+    "jit": (),
+}
 
 
 def _named_options(game: str, parse: Callable, defaults: dict) -> Callable:
@@ -130,13 +263,15 @@ class Game:
     obs_size: int
     min_players: int
     max_players: int
-    kernels: object                     # module with init, legal_mask, step, ... (njit)
+    kernels: GameKernels                # the raw kernels (GameKernels + capabilities)
     action_names: tuple
     obs_names: tuple
     parse_options: Callable             # (**options) -> tuple of extra init args
     illegal_reason: Callable            # (state, action) -> str
     validate_state: Callable            # (state) -> None or raises ValueError
     aux: tuple = ()                     # the game's value for the njit protocol (tradewinds.jit)
+    # the optional capabilities the game has (keys of CAPABILITIES), checked when made
+    capabilities: frozenset = frozenset()
     checks: StateChecks | None = None   # structural checks of states from outside (see top)
     obs_high: Callable | None = None    # (num_players, **options) -> float32 upper bound of
                                         # each observation entry (all entries are >= 0)
@@ -146,12 +281,54 @@ class Game:
     # option -> the values besides its default worth playing, e.g. {"build_rule":
     # ("per_stall",)}: tests and tools enumerate option sets from them (a bool needs none)
     option_choices: dict = field(default_factory=dict)
+    # the static data the kernels were made for, for tools and tests that speak of places
+    # (Voyage: its `VoyageMap`; Hansa: the `hansa_env.board` module)
+    board: object = None
 
     # ---------------------------------------------------------------- names
     def __post_init__(self):
         object.__setattr__(self, "_names", ActionNames(self.action_names, self.name))
         object.__setattr__(self, "parse_options",
                            _named_options(self.name, self.parse_options, self.option_defaults))
+        object.__setattr__(self, "capabilities", self._checked_capabilities(self.capabilities))
+
+    def _checked_capabilities(self, declared: Iterable[str]) -> frozenset:
+        """The declared capabilities, after checking that the kernels have every required
+        kernel and every kernel of each declared capability (ValueError naming them)."""
+        if isinstance(declared, str):
+            raise ValueError(f"{self.name}: capabilities must be a set of names, got {declared!r}")
+        declared = frozenset(declared)
+        unknown = sorted(declared - set(CAPABILITIES))
+        if unknown:
+            raise ValueError(f"{self.name}: unknown capabilities {unknown}; known: "
+                             f"{', '.join(sorted(CAPABILITIES))}")
+        k = self.kernels
+        missing = [n for n in REQUIRED_KERNELS if not callable(getattr(k, n, None))]
+        for cap in sorted(declared):
+            missing += [f"{n} ({cap})" for n in CAPABILITIES[cap] if getattr(k, n, None) is None]
+        if missing:
+            raise ValueError(f"{self.name}: the kernels lack {', '.join(missing)}")
+        if "jit" in declared:
+            from tradewinds import jit
+
+            if type(self.aux) not in jit.bound_games():
+                raise ValueError(f"{self.name}: capability 'jit' needs aux bound with "
+                                 f"tradewinds.jit.bind, got {type(self.aux).__name__}")
+        return declared
+
+    def supports(self, capability: str) -> bool:
+        """Whether the game declared an optional capability (`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise ValueError(f"unknown capability {capability!r}; known: "
+                             f"{', '.join(sorted(CAPABILITIES))}")
+        return capability in self.capabilities
+
+    def require(self, capability: str, what: str) -> None:
+        """ValueError unless the game has `capability`; `what` names the caller's need."""
+        if not self.supports(capability):
+            raise ValueError(f"{what} needs the {capability!r} capability, which {self.name} "
+                             f"does not have (it has: "
+                             f"{', '.join(sorted(self.capabilities)) or 'none'})")
 
     def action_name(self, action: int) -> str:
         return self._names.name(action)
@@ -221,6 +398,19 @@ class Game:
             return np.array(state, dtype=np.int32)
         raise self._array_error(state, write=False)
 
+    def _plain(self, state, write: bool = False) -> np.ndarray:
+        """For a game without `checks`: `state` when numba may take it as it is (a
+        C-contiguous int32 vector of the game's length; writeable for a call that changes
+        it), a plain copy of a read-only one for a call that does not, else the ValueError.
+        """
+        if (type(state) is np.ndarray and state.dtype == np.int32
+                and state.shape == (self.state_size,) and state.flags.c_contiguous
+                and state.flags.writeable):
+            return state
+        if write:
+            raise self._array_error(state, write=True)
+        return self._readable(state)
+
     def _state_error(self, state, code: int) -> ValueError:
         return ValueError(self.checks.message(self.name, state, code))
 
@@ -230,7 +420,7 @@ class Game:
         stricter check a whole played-out game needs (`checks.check_play`)."""
         c = self.checks
         if c is None:
-            return state
+            return self._plain(state)
         f = c.check_play if play else c.check
         try:
             code = f(state, c.m)
@@ -246,7 +436,7 @@ class Game:
         c = self.checks
         if c is None:
             mask = np.zeros(self.num_actions, dtype=np.int8)
-            self.kernels.legal_mask(state, mask)
+            self.kernels.legal_mask(self._plain(state), mask)
             return mask
         mask = np.empty(self.num_actions, dtype=np.int8)   # the kernel writes every entry
         try:
@@ -275,7 +465,7 @@ class Game:
                 f"{self.name}: action id {a} out of range 0..{self.num_actions - 1}")
         c = self.checks
         if c is None:
-            code = self.kernels.step(state, int(a))
+            code = self.kernels.step(self._plain(state, write=True), int(a))
         else:
             try:
                 code = c.step(state, c.m, int(a))
@@ -292,7 +482,8 @@ class Game:
         c = self.checks
         if c is None:
             k = self.kernels
-            return int((k.current_player, k.is_terminal, k.is_truncated)[what](state))
+            return int((k.current_player, k.is_terminal, k.is_truncated)[what](
+                self._plain(state)))
         try:
             r = c.query(state, c.m, what)
         except TypeError:
@@ -327,7 +518,8 @@ class Game:
         out = np.zeros(self.max_players, dtype=dtype)
         c = self.checks
         if c is None:
-            getattr(self.kernels, name)(state, out)
+            state = self._plain(state)
+            getattr(self.kernels, name)(state, out)    # a required kernel (GameKernels)
             return out[: int(state[0])]
         f = getattr(c, name)
         try:
@@ -353,6 +545,12 @@ class Game:
             raise ValueError(f"{self.name}: player must be an int seat, got {player!r}")
         c = self.checks
         if c is None:
+            state = self._plain(state)
+            n = int(state[0])
+            n = n if self.min_players <= n <= self.max_players else self.max_players
+            if not 0 <= player < n:
+                raise ValueError(f"{self.name}: player must be a seat 0..{n - 1}, "
+                                 f"got {player!r}")
             out = np.zeros(self.obs_size, dtype=np.float32)
             self.kernels.observe(state, int(player), out)
             return out
@@ -376,10 +574,11 @@ class Game:
         """Uniformly random legal actions from `state` (changed in place) to the end of the
         game; the number of decisions. `key`: an int seed or an int32[2] generator state
         (advanced). The same choices as the kernel's own `random_playout`."""
+        self.require("random_playout", "random_playout")
         key = as_key(key)
         c = self.checks
         if c is None:
-            return int(self.kernels.random_playout(state, key))
+            return int(self.kernels.random_playout(self._plain(state, write=True), key))
         try:
             r = c.random_playout(state, c.m, key)
         except TypeError:
@@ -397,11 +596,22 @@ class Game:
         """A new state that `player` cannot tell apart from `state`: everything hidden from
         him resampled uniformly among what his observation allows, from `key` (an int seed,
         or an int32[2] generator state that is advanced). `state` is not changed."""
+        self.require("jit", "determinize")
         from tradewinds.kernels import determinize
 
         state = self.checked(state, play=True)
         self.check_seat(state, player)
         return determinize(self.aux, state, int(player), as_key(key))
+
+    def turn_order(self, state) -> list:
+        """The seats in playing order at the start of the game of `state`: the game's
+        `turn_order` kernel where it has one (capability ``turn_order``), else seat order."""
+        n = self.num_players(state)
+        if not self.supports("turn_order"):
+            return list(range(n))
+        out = np.zeros(self.max_players, dtype=np.int64)
+        self.kernels.turn_order(self.checked(state), out)
+        return [int(x) for x in out[:n]]
 
     def check_seat(self, state, player) -> int:
         n = self.num_players(state)

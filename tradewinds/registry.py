@@ -1,22 +1,69 @@
-"""Name -> game registry: `tradewinds.make("hansa", num_players=3)` gives an AEC env."""
+"""Name -> game registry: `tradewinds.make("hansa", num_players=3)` gives an AEC env.
 
+A game is registered by name with the dotted name of its module, imported on first use.
+The module holds ``GAME`` (its `tradewinds.Game`), ``env(**kwargs)`` and
+``raw_env(**kwargs)`` (`tradewinds.aec`). Hansa and Voyage are registered below; a game
+from elsewhere registers itself the same way (`register`, or `registered` for a block of
+code, as the tests do with their tiny game, tests/pebbles_env/). docs/adding_a_game.md.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
 from importlib import import_module
 
-_GAMES = {"hansa": "hansa_env", "voyage": "voyage_env"}
+_GAMES: dict = {}
+
+
+def register(name: str, module: str, *, replace: bool = False) -> None:
+    """Make game `name` known; `module` (a dotted module name) holds GAME, env, raw_env.
+    A name already taken by another module raises ValueError unless `replace`."""
+    if not isinstance(name, str) or not name or not name.isidentifier():
+        raise ValueError(f"a game name is an identifier, got {name!r}")
+    if not isinstance(module, str) or not module:
+        raise ValueError(f"module must be a dotted module name, got {module!r}")
+    if _GAMES.get(name, module) != module and not replace:
+        raise ValueError(f"game {name!r} is already registered (module {_GAMES[name]!r})")
+    _GAMES[name] = module
+
+
+def unregister(name: str) -> None:
+    """Forget game `name` (ValueError if it is not registered)."""
+    module_name(name)
+    del _GAMES[name]
+
+
+@contextmanager
+def registered(name: str, module: str):
+    """Game `name` known inside the block only (what was registered before is restored)."""
+    before = _GAMES.get(name)
+    register(name, module, replace=True)
+    try:
+        yield
+    finally:
+        if before is None:
+            _GAMES.pop(name, None)
+        else:
+            _GAMES[name] = before
 
 
 def games() -> list:
     return sorted(_GAMES)
 
 
-def _module(name: str):
+def module_name(name: str) -> str:
+    """The module a game is registered with (what a fresh process imports to get it)."""
     if name not in _GAMES:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(games())}")
-    return import_module(_GAMES[name])
+    return _GAMES[name]
+
+
+def _module(name: str):
+    return import_module(module_name(name))
 
 
 def game(name: str):
-    """The `tradewinds.Game` handle (kernels, sizes, names) of a game."""
+    """The `tradewinds.Game` handle (kernels, sizes, names, capabilities) of a game."""
     return _module(name).GAME
 
 
@@ -24,3 +71,7 @@ def make(name: str, *, raw: bool = False, **kwargs):
     """A PettingZoo AEC env of the named game; kwargs go to its constructor."""
     m = _module(name)
     return m.raw_env(**kwargs) if raw else m.env(**kwargs)
+
+
+register("hansa", "hansa_env")
+register("voyage", "voyage_env")

@@ -1,4 +1,5 @@
-"""Voyage as a `tradewinds.Game`: the kernels bound to a map, options, reasons, checks."""
+"""Voyage as a `tradewinds.Game`: the kernels bound to a map (`bindings`), options,
+reasons, checks. `Game.board` is the `VoyageMap`, `Game.aux.m` its packed form."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from tradewinds.protocol import Game, StateChecks
 from voyage_env import actions as A
 from voyage_env import board
 from voyage_env import checks as C
-from voyage_env import kernel as K
 from voyage_env import rules as R
-from voyage_env.bindings import aux_for
+from voyage_env.bindings import CAPABILITIES, VoyageKernels, aux_for
 from voyage_env.observation import obs_high, obs_names
 from voyage_env.state import (
     BID,
@@ -29,67 +29,6 @@ from voyage_env.state import (
     WRECK,
     StateView,
 )
-
-
-class BoundKernels:
-    """The njit kernels with the packed map filled in, so callers use the common protocol
-    signatures (`step(state, action)`, ...). Hot loops call `K.*` with `self.m` directly."""
-
-    def __init__(self, voyage_map):
-        self.map = voyage_map
-        self.m = K.pack_map(voyage_map)
-
-    def init(self, s, n, seed, simple_deck, black_ship, max_rounds, dice_movement=0):
-        K.init(s, self.m, n, seed, simple_deck, black_ship, max_rounds, dice_movement)
-
-    def step(self, s, a):
-        return K.step(s, self.m, a)
-
-    def legal_mask(self, s, mask):
-        K.legal_mask(s, self.m, mask)
-
-    def is_legal(self, s, a):
-        return K.is_legal(s, self.m, a)
-
-    def observe(self, s, p, out):
-        K.observe(s, self.m, p, out)
-
-    def scores(self, s, out):
-        K.scores(s, self.m, out)
-
-    def winners(self, s, out):
-        K.winners(s, self.m, out)
-
-    def returns(self, s, out):
-        K.returns(s, self.m, out)
-
-    @staticmethod
-    def turn_order(s, out):
-        """Seats by turn-order position (at game start: the random order of V5)."""
-        n = s[K.NP]
-        out[:n] = s[K.ORDER_: K.ORDER_ + n]
-
-    current_player = staticmethod(K.current_player)
-    is_terminal = staticmethod(K.is_terminal)
-    is_truncated = staticmethod(K.is_truncated)
-
-    def random_playout(self, s, key):
-        return K.random_playout(s, self.m, key)
-
-    def random_games(self, n, first_seed, games, *opts):
-        return K.random_games(self.m, n, first_seed, games, *opts)
-
-    def init_batch(self, states, n, seeds, *opts):
-        K.init_batch(states, self.m, n, seeds, *opts)
-
-    def step_batch(self, states, acts, errors):
-        K.step_batch(states, self.m, acts, errors)
-
-    def random_step_batch(self, states, masks, keys, seeds, auto_reset, n, *opts):
-        return K.random_step_batch(states, self.m, masks, keys, seeds, auto_reset, n, *opts)
-
-    def random_playout_batch(self, states, keys):
-        return K.random_playout_batch(states, self.m, keys)
 
 
 def _options_parser(voyage_map):
@@ -117,9 +56,9 @@ def _options_parser(voyage_map):
     return parse_options
 
 
-def _reason(state, a, kernels) -> str:
-    """Why action `a` is not legal (called only after the kernel refused it)."""
-    v, m = StateView(state), kernels.map
+def _reason(state, a, m) -> str:
+    """Why action `a` is not legal on map `m` (called only after the kernel refused it)."""
+    v = StateView(state)
     phase, p = v.phase, v.decider
     if phase == GAME_OVER:
         return "the game is over"
@@ -391,7 +330,8 @@ def _progress(v, n, vmap):
 def make_game(voyage_map=None) -> Game:
     """The Voyage `Game` on a map (the default board when None)."""
     vmap = board.load_map() if voyage_map is None else voyage_map
-    kernels = BoundKernels(vmap)
+    aux = aux_for(vmap)
+    kernels = VoyageKernels(aux.m)
     names = tuple(obs_names(len(vmap.current), vmap.port_name))
 
     def render_ansi(state):
@@ -413,16 +353,18 @@ def make_game(voyage_map=None) -> Game:
         action_names=A.NAMES,
         obs_names=names,
         parse_options=_options_parser(vmap),
-        illegal_reason=lambda s, a: _reason(s, a, kernels),
+        illegal_reason=lambda s, a: _reason(s, a, vmap),
         validate_state=_validator(vmap, lambda: game),
-        aux=aux_for(vmap),
-        checks=StateChecks(C, kernels.m, LAYOUT),
+        aux=aux,
+        capabilities=CAPABILITIES,
+        checks=StateChecks(C, aux.m, LAYOUT),
         obs_high=lambda num_players, max_rounds=R.DEFAULT_MAX_ROUNDS, **options: obs_high(
             vmap, num_players, max_rounds),
         render_ansi=render_ansi,
         render_rgb=render_rgb,
         option_defaults={"simple_deck": False, "black_ship": False,
                          "max_rounds": R.DEFAULT_MAX_ROUNDS, "dice_movement": False},
+        board=vmap,
     )
     return game
 

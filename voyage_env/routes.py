@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from tradewinds import jitcache
+from tradewinds.protocol import Game
 from voyage_env import kernel as K
 
 INF = 1 << 29
@@ -249,9 +250,8 @@ def packed_map(map_or_game) -> np.ndarray:
     """The packed map of a `VoyageMap`, a voyage `Game`, or a packed map itself."""
     if isinstance(map_or_game, np.ndarray):
         return map_or_game
-    kernels = getattr(map_or_game, "kernels", None)
-    if kernels is not None and hasattr(kernels, "m"):
-        return kernels.m
+    if isinstance(map_or_game, Game):
+        return map_or_game.aux.m
     if hasattr(map_or_game, "neighbors"):
         return K.pack_map(map_or_game)
     raise TypeError(f"expected a VoyageMap, a voyage Game or a packed map, got {map_or_game!r}")
@@ -260,8 +260,7 @@ def packed_map(map_or_game) -> np.ndarray:
 def _voyage_map(map_or_game):
     if hasattr(map_or_game, "neighbors"):
         return map_or_game
-    kernels = getattr(map_or_game, "kernels", None)
-    return getattr(kernels, "map", None)
+    return map_or_game.board if isinstance(map_or_game, Game) else None
 
 
 def hex_of(map_or_game, where) -> int:

@@ -85,7 +85,7 @@ class _Builder:
 
     def __init__(self, game, n):
         self.game = game
-        self.map = game.kernels.map
+        self.map = game.board
         self.n = n
 
     # ------------------------------------------------------------ parsing
