@@ -1,7 +1,8 @@
 """Agents for both games, by name: ``agents.make_agent("random", game="hansa")``.
 
 Protocol: ``act(observation, action_mask, rng) -> int`` (see ``agents.registry``).
-Registered: ``random``, ``heuristic``, ``mcts:<simulations>`` (docs/agents.md); more agents
+Registered: ``random``, ``heuristic``, ``mcts:<simulations>``, ``ppo`` (the shipped
+checkpoint) and ``ppo:<path>`` (docs/agents.md); more agents
 join through ``agents.register(name, factory)``.
 """
 
@@ -21,6 +22,7 @@ from agents.registry import (
 register("random", RandomAgent, replace=True)
 register("heuristic", "agents.heuristic:HeuristicAgent", replace=True)
 register("mcts", "agents.ismcts:ISMCTSAgent", replace=True)
+register("ppo", "agents.ppo:PPOAgent", replace=True)
 
 __all__ = [
     "RandomAgent",

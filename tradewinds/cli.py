@@ -1,5 +1,5 @@
 """The `tradewinds` command line: demo, fpa (first-player advantage), ladder, match, play,
-bench.
+train, bench.
 
 Errors are one line on stderr naming what was wrong, with exit status 2 (bad arguments,
 bad database or output paths, unknown games, agents or options), checked before any game
@@ -215,6 +215,56 @@ def play(args) -> int:
                      board=not args.no_board)
 
 
+def _weights(text: str) -> dict:
+    """'snapshot=0.6,heuristic=0.3,random=0.1' -> the pool weights."""
+    out = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        try:
+            out[key.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise ValueError(f"--pool takes KIND=WEIGHT[,KIND=WEIGHT], got {text!r}")
+    return out
+
+
+def train(args) -> int:
+    """Self-play training (training.trainer); --backend rllib hands over to training.rllib."""
+    import importlib.util
+
+    if importlib.util.find_spec("sb3_contrib") is None:
+        raise ValueError("training needs the train extra: pip install 'tradewinds[train]'")
+    if args.backend == "rllib":
+        if args.resume:
+            raise ValueError("--resume is for --backend sb3 (RLlib restores with "
+                             "Algorithm.from_checkpoint)")
+        from training.rllib import RllibConfig, train_rllib
+
+        train_rllib(RllibConfig(game=args.game, players=args.players,
+                                iterations=args.iterations, address=args.address,
+                                out=args.out, seed=args.seed, reward=args.reward,
+                                options=_options(args)))
+        return 0
+    if args.address is not None:
+        raise ValueError("--address is for --backend rllib")
+    from training.trainer import TrainConfig
+    from training.trainer import train as run_training
+
+    kw = {"weights": _weights(args.pool)} if args.pool else {}
+    config = TrainConfig(game=args.game, players=args.players, steps=args.steps, out=args.out,
+                         num_envs=args.num_envs, seed=args.seed, reward=args.reward,
+                         checkpoint_every=args.checkpoint_every, eval_games=args.eval_games,
+                         net_arch=tuple(int(x) for x in args.net_arch.split(",")),
+                         resume=args.resume, progress=not args.no_progress,
+                         options=_options(args), **kw)
+    run = run_training(config)
+    print(f"checkpoint: {run.out / 'model.zip'} ({run.steps:,} steps); log: "
+          f"{run.out / 'log.csv'}; curve: {run.out / 'curve.png'}; play it with the agent "
+          f"ppo:{run.out / 'model.zip'}")
+    return 0
+
+
 def bench_main(argv) -> int:
     """`tradewinds bench ...` = `python -m benchmarks.throughput ...`."""
     from benchmarks.throughput import main as throughput
@@ -372,6 +422,50 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--no-board", action="store_true",
                    help="do not print the board before each of your moves")
     p.set_defaults(func=play)
+
+    p = sub.add_parser(
+        "train", help="self-play training: MaskablePPO against a pool of snapshots, the "
+        "heuristic and random",
+        description="Trains a MaskablePPO policy (sb3-contrib) on the batched VecEnv: the "
+        "learner takes a random seat in each game; its opponents are drawn per game from the "
+        "pool (snapshots of itself added at every checkpoint, the heuristic, random; "
+        "training/pool.py). At every checkpoint it evaluates against random and the "
+        "heuristic and writes model.zip, log.csv and curve.png to --out atomically; --resume "
+        "continues a run. --backend rllib trains on Ray RLlib instead (multi-agent "
+        "self-play, training/rllib.py).")
+    p.add_argument("game", type=game_name, help="game name: hansa or voyage")
+    p.add_argument("--players", type=int, default=2, help="player count, 2-4 (default 2)")
+    p.add_argument("--steps", type=int_at_least(1), default=1_000_000,
+                   help="total env steps (learner decisions) to reach (default 1000000)")
+    p.add_argument("--out", default=None, help="run directory (default "
+                   "results/train/<game>_<players>p)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out")
+    p.add_argument("--num-envs", type=int_at_least(1), default=64,
+                   help="games played at once (default 64)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="seed (default 0)")
+    p.add_argument("--reward", choices=("win", "zero_sum", "score"), default="score",
+                   help="reward mode (tradewinds/rewards.py; default score: the change of "
+                   "the VP margin at every step)")
+    p.add_argument("--checkpoint-every", type=int_at_least(1), default=100_000,
+                   help="env steps between checkpoints, snapshots and evaluations "
+                   "(default 100000)")
+    p.add_argument("--eval-games", type=int_at_least(1), default=200,
+                   help="evaluation games per opponent at each checkpoint (default 200)")
+    p.add_argument("--pool", default=None, metavar="KIND=W[,...]",
+                   help="opponent weights, e.g. snapshot=0.6,heuristic=0.3,random=0.1 "
+                   "(the default)")
+    p.add_argument("--net-arch", default="128,128",
+                   help="hidden layer sizes of the policy and value MLPs (default 128,128)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="game option, e.g. max_rounds=60 (repeatable)")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO on this machine (default); rllib: Ray RLlib PPO")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address (with --backend rllib; default: a local Ray)")
+    p.add_argument("--iterations", type=int_at_least(1), default=10,
+                   help="RLlib training iterations (with --backend rllib; default 10)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=train)
 
     # listed for `tradewinds --help`; `tradewinds bench ...` is handed over in main
     sub.add_parser("bench", add_help=False,

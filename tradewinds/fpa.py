@@ -331,8 +331,8 @@ def plot(summaries: Sequence[dict], margins: Sequence[np.ndarray], path: str | P
 # ------------------------------------------------------------------------------ driver
 
 
-def progress_bar(console, enabled: bool):
-    """The studies' rich progress bar (one task per study, games/s, time left)."""
+def progress_bar(console, enabled: bool, unit: str = "games"):
+    """The studies' rich progress bar (one task per study, `unit`/s, time left)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -347,7 +347,7 @@ def progress_bar(console, enabled: bool):
     class Rate(ProgressColumn):
         def render(self, task):
             speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:,.0f} games/s", style="cyan")
+            return Text("" if speed is None else f"{speed:,.0f} {unit}/s", style="cyan")
 
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                     Rate(), TimeElapsedColumn(), TimeRemainingColumn(), console=console,

@@ -33,6 +33,10 @@ every opponent seat or a list of num_players - 1, one per opponent seat in seat 
   and mask), the predictors answer for all games waiting on them at once, and the loop
   resumes, until no game waits on a predictor.
 `set_opponents(opponents, indices)` changes them (from the next opponent decision on).
+`opponent_sampler` (a callable ``sampler(generator) -> spec``) instead draws each new
+episode's opponents when the episode is pre-drawn, from env i's generator after its seed
+and seat (`training.pool.OpponentPool.sample` is one): the opponents are fixed for the
+whole game, as the seat is.
 
 Seeds and seats: env i draws its episodes from its own generator,
 ``gymnasium.utils.seeding.np_random(seed + i)`` (`seed` given here or to `seed()`, as
@@ -42,7 +46,8 @@ default), the learner's seat ``integers(num_players)`` — the draws `SingleAgen
 makes after ``reset(seed=seed + i)``. `reset_infos[i]["seat"]` and `seats` tell the
 learner's seat of the current episode.
 
-Infos at the end of an episode: ``terminal_observation``, ``scores``, ``winners`` (the
+Infos at the end of an episode: ``terminal_observation``, ``seat`` (the learner's seat
+in the game that ended), ``scores``, ``winners`` (the
 seats with a share of the win, the game's `returns`, as `Game.winners`),
 ``truncated`` (the round cap stopped the game), ``episode`` ({"r", "l", "t"} as SB3's
 Monitor writes it), ``illegal_action`` when the learner lost by one. A game stopped by
@@ -85,15 +90,19 @@ IDLE, ACT, REPLY, START, WAIT, FAILED, EMPTY = 0, 1, 2, 3, 4, 5, 6
 STEP, RESUME, RESET = 0, 1, 2
 # report[...] after a `run` call
 R_WAITING, R_FAILED, R_STARTED, R_BAD_ACTION = 0, 1, 2, 3
+# predictors kept registered before the unused ones are forgotten (opponent_sampler)
+MAX_IDLE_POLICIES = 32
 
 
 @njit(cache=True)
-def _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds, next_seats, fresh,
-           num_players, opts):
-    """Row i starts the game pre-drawn for it (next_*); Python draws the following one."""
+def _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds, next_seats,
+           next_codes, fresh, num_players, opts):
+    """Row i starts the game pre-drawn for it (next_*: seed, seat, opponents); Python draws
+    the following one."""
     s = states[i]
     jit.init(aux, s, num_players, next_seeds[i], opts)
     seats[i] = next_seats[i]
+    codes[i, :] = next_codes[i]
     ops.seed_key(next_seeds[i], keys[i])
     rewards.margins(aux, s, last[i])
     ep_len[i] = 0
@@ -103,9 +112,9 @@ def _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds, next_s
 
 @njit(cache=True)
 def run(aux, phase, actions, strict, states, status, acts, seats, codes, keys, last, mode,
-        num_players, opts, next_seeds, next_seats, fresh, obs, masks, opp_obs, opp_masks,
-        wait_code, rew, done, illegal, term_obs, final_states, ep_len, ep_ret, done_len,
-        done_ret, final_vp, final_ret, scratch, seen, pay, report):
+        num_players, opts, next_seeds, next_seats, next_codes, fresh, obs, masks, opp_obs,
+        opp_masks, wait_code, rew, done, illegal, term_obs, final_states, ep_len, ep_ret,
+        done_len, done_ret, final_vp, final_ret, scratch, seen, pay, report):
     """One pass over the rows. `phase` STEP: every row applies the learner's action
     actions[i] (first checked for every row: an id out of range, or with `strict` an
     illegal one, sets report[R_BAD_ACTION] = 1 + row and nothing moves); RESUME: rows
@@ -151,8 +160,8 @@ def run(aux, phase, actions, strict, states, status, acts, seats, codes, keys, l
                 final_states[i, :] = s
                 done_len[i] = ep_len[i] + 1
                 done_ret[i] = ep_ret[i] - 1.0
-                _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds,
-                       next_seats, fresh, num_players, opts)
+                _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds,
+                       next_seats, next_codes, fresh, num_players, opts)
                 began = True
             else:
                 ep_len[i] += 1
@@ -163,8 +172,8 @@ def run(aux, phase, actions, strict, states, status, acts, seats, codes, keys, l
                 report[R_FAILED] += 1
                 continue
         elif st == START:
-            _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds, next_seats,
-                   fresh, num_players, opts)
+            _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds,
+                   next_seats, next_codes, fresh, num_players, opts)
             began = True
         else:
             continue
@@ -185,8 +194,8 @@ def run(aux, phase, actions, strict, states, status, acts, seats, codes, keys, l
                 jit.returns(aux, s, final_ret[i])
                 done_len[i] = ep_len[i]
                 done_ret[i] = ep_ret[i] + rew[i]
-                _begin(aux, i, states, seats, keys, last, ep_len, ep_ret, next_seeds,
-                       next_seats, fresh, num_players, opts)
+                _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds,
+                       next_seats, next_codes, fresh, num_players, opts)
                 began = True
                 seat = seats[i]
             elif r == ops.LEARNER:
@@ -264,7 +273,8 @@ class BatchedVecEnv(VecEnv):
 
     def __init__(self, game: str | Game = "hansa", num_envs: int = 64, num_players: int = 2,
                  opponents="random", seed: int | None = None, reward: str = "win",
-                 seat: int | str = "random", illegal_action: str = "lose", **options):
+                 seat: int | str = "random", illegal_action: str = "lose",
+                 opponent_sampler=None, **options):
         self.game = registry.game(game) if isinstance(game, str) else game
         g = self.game
         self.num_players = n = g.check_players(num_players)
@@ -297,6 +307,7 @@ class BatchedVecEnv(VecEnv):
         self._acts = np.zeros(N, dtype=np.int64)
         self.seats = np.zeros(N, dtype=np.int64)
         self._codes = np.zeros((N, max(n - 1, 1)), dtype=np.int64)
+        self._next_codes = np.zeros_like(self._codes)
         self._keys = np.zeros((N, 2), dtype=np.int32)
         self._last = np.zeros((N, g.max_players), dtype=np.float64)
         self._next_seeds = np.zeros(N, dtype=np.int64)
@@ -324,14 +335,17 @@ class BatchedVecEnv(VecEnv):
         self._report = np.zeros(4, dtype=np.int64)
         self._gens: list = [None] * N
         self.game_seeds = np.zeros(N, dtype=np.int64)   # the current episode's game seed
-        self._specs: list = [None] * N
+        self._specs: list = [None] * N        # the current episode's opponents
+        self._next_specs: list = [None] * N   # the next episode's
+        self.opponent_sampler = opponent_sampler
         self._policies: list = []      # predictors, code POLICY + index
         self._with_masks: list = []
         self._started = False
         self._t0 = time.perf_counter()
         self._args = (self.states, self._status, self._acts, self.seats, self._codes,
                       self._keys, self._last, self._mode, self.num_players, self._opts,
-                      self._next_seeds, self._next_seats, self._fresh, self._obs, self._masks,
+                      self._next_seeds, self._next_seats, self._next_codes, self._fresh,
+                      self._obs, self._masks,
                       self._opp_obs, self._opp_masks, self._wait_code, self._rew, self._done,
                       self._illegal, self._term_obs, self._final, self._ep_len, self._ep_ret,
                       self._done_len, self._done_ret, self._final_vp, self._final_ret,
@@ -381,13 +395,19 @@ class BatchedVecEnv(VecEnv):
         else:
             specs = [self._spec(opponents)] * len(idx)
         for i, spec in zip(idx, specs, strict=True):
-            self._specs[i] = spec
-        keep = {id(o): o for sp in self._specs if sp for o in sp if not isinstance(o, str)}
+            self._specs[i] = self._next_specs[i] = spec
+        self._prune()
+
+    def _prune(self) -> None:
+        """Forget the predictors no current or next episode plays; renumber the codes."""
+        in_use = self._specs + self._next_specs
+        keep = {id(o) for sp in in_use if sp for o in sp if not isinstance(o, str)}
         self._policies = [p for p in self._policies if id(p) in keep]
         self._with_masks = [ops.takes_masks(p) for p in self._policies]
-        for i, spec in enumerate(self._specs):
-            if spec is not None:
-                self._codes[i, : len(spec)] = [self._code(o) for o in spec]
+        for codes, specs in ((self._codes, self._specs), (self._next_codes, self._next_specs)):
+            for i, spec in enumerate(specs):
+                if spec is not None:
+                    codes[i, : len(spec)] = [self._code(o) for o in spec]
 
     def get_opponents(self, indices=None) -> list:
         """The opponents of each env (one per opponent seat)."""
@@ -400,12 +420,21 @@ class BatchedVecEnv(VecEnv):
         self._next_seeds[i] = int(gen.integers(0, 2**63 - 1))
         self._next_seats[i] = (int(gen.integers(self.num_players))
                                if self.seat_choice == "random" else self.seat_choice)
+        if self.opponent_sampler is not None:
+            spec = self._spec(self.opponent_sampler(gen))
+            self._next_specs[i] = spec
+            self._next_codes[i, : len(spec)] = [self._code(o) for o in spec]
+            if len(self._policies) > MAX_IDLE_POLICIES:
+                self._prune()
 
     def _refill(self) -> None:
         """Rows that started a game: record it, pre-draw their next one."""
-        for i in np.flatnonzero(self._fresh):
+        fresh = np.flatnonzero(self._fresh)
+        for i in fresh:     # first all, so a prune while drawing sees the games' opponents
             self.game_seeds[i] = self._next_seeds[i]
+            self._specs[i] = self._next_specs[i]
             self.reset_infos[i] = {"seat": int(self.seats[i])}
+        for i in fresh:
             self._draw_next(i)
         self._fresh[:] = 0
 
@@ -478,18 +507,19 @@ class BatchedVecEnv(VecEnv):
             if a.dtype.kind not in "iu" or a.size != N:
                 raise ValueError(f"actions must be {N} integer action ids, got {a!r}")
             a = np.ascontiguousarray(a.reshape(N), dtype=np.int64)
+        seats = self.seats.copy()
         started = self._run(STEP, a)
         infos = [{} for _ in range(N)]
         if started:
             for i in np.flatnonzero(self._done):
-                infos[i] = self._end_info(i, int(a[i]))
+                infos[i] = self._end_info(i, int(a[i]), int(seats[i]))
             self._refill()
         return (self._obs.copy(), self._rew.astype(np.float32), self._done.astype(np.bool_),
                 infos)
 
-    def _end_info(self, i: int, action: int) -> dict:
+    def _end_info(self, i: int, action: int, seat: int) -> dict:
         g, final = self.game, self._final[i]
-        info = {"terminal_observation": self._term_obs[i].copy(),
+        info = {"terminal_observation": self._term_obs[i].copy(), "seat": seat,
                 "TimeLimit.truncated": False,
                 "episode": {"r": float(self._done_ret[i]), "l": int(self._done_len[i]),
                             "t": round(time.perf_counter() - self._t0, 6)}}

@@ -1,0 +1,62 @@
+"""Win rate of a policy against one opponent, played on the batched VecEnv.
+
+The learner's seat is random per game; every env plays the same number of games (a
+quota), so long games count as often as short ones (stopping at the first N finished
+games would favour the short ones). The games are fixed by `seed`: evaluations of
+successive checkpoints play the same games, so the learning curve compares like with
+like. A shared win counts as the learner's share of it (the env's "win" reward).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tradewinds.stats import wilson_interval
+from tradewinds.vec_env import BatchedVecEnv
+
+EVAL_SEED = 2**40    # far from the training seeds (0, 1, ... + steps)
+
+
+@dataclass(frozen=True)
+class WinRate:
+    opponent: str
+    games: int
+    rate: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return (f"{self.rate:.3f} [{self.low:.3f}, {self.high:.3f}] vs {self.opponent} "
+                f"({self.games} games)")
+
+
+def win_rate(policy, game, num_players: int, opponent="random", games: int = 200,
+             seed: int = EVAL_SEED, num_envs: int = 64, deterministic: bool = True,
+             **options) -> WinRate:
+    """Play `games` games of `policy` (``predict(obs, action_masks=..., deterministic=...)``,
+    a MaskablePPO model or its policy) against `opponent` in every other seat."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games!r}")
+    n_envs = min(num_envs, games)
+    quota = -(-games // n_envs)
+    env = BatchedVecEnv(game, num_envs=n_envs, num_players=num_players, opponents=opponent,
+                        seed=seed, reward="win", **options)
+    obs = env.reset()
+    played = np.zeros(n_envs, dtype=np.int64)
+    shares: list[float] = []
+    while (played < quota).any():
+        actions, _ = policy.predict(obs, action_masks=env.action_masks(),
+                                    deterministic=deterministic)
+        obs, reward, done, _ = env.step(actions)
+        for i in np.flatnonzero(done):
+            if played[i] < quota:
+                played[i] += 1
+                shares.append(float(reward[i]))
+    shares = shares[:games] if len(shares) > games else shares
+    n = len(shares)
+    wins = float(np.sum(shares))
+    low, high = wilson_interval(wins, n)
+    name = opponent if isinstance(opponent, str) else type(opponent).__name__
+    return WinRate(name, n, wins / n, low, high)

@@ -1,0 +1,138 @@
+"""`tradewinds train <game> --backend rllib [--address ray://...]`: self-play PPO on Ray
+RLlib, for more than one machine.
+
+RLlib's own pieces do the work: its PettingZoo wrapper (`PettingZooEnv`) drives the AEC
+env (`tradewinds.make`), every seat maps to one shared policy (parameter-sharing
+self-play), and the action-masking PPO module shipped with RLlib's examples
+(`ActionMaskingTorchRLModule`) applies the legal mask to the logits. The only adapter
+here renames the observation key: PettingZoo's classic envs say ``observation``, the
+masking module reads ``observations``.
+
+Without ``--address`` a local Ray starts (num_env_runners=0: sampling in the driver,
+what the test runs); with it, env runners and learners spread over the cluster
+(`env_runners` workers each). Each iteration prints the mean episode return of the
+shared policy; the algorithm is saved to ``<out>/rllib`` at the end (RLlib's checkpoint
+format; `Algorithm.from_checkpoint` restores it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pettingzoo.utils import BaseWrapper
+
+POLICY = "shared"
+
+
+class ObservationsKey(BaseWrapper):
+    """The AEC env with its observation dict's ``observation`` key named ``observations``."""
+
+    def observation_space(self, agent):
+        from gymnasium import spaces
+
+        space = self.env.observation_space(agent)
+        return spaces.Dict({"observations": space["observation"],
+                            "action_mask": space["action_mask"]})
+
+    def observe(self, agent):
+        obs = self.env.observe(agent)
+        return None if obs is None else {"observations": obs["observation"],
+                                         "action_mask": obs["action_mask"]}
+
+
+def make_env(env_config: dict):
+    """RLlib's env creator: the game's AEC env, renamed, in RLlib's PettingZoo wrapper."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    from tradewinds import registry
+
+    cfg = dict(env_config)
+    game = cfg.pop("game")
+    return PettingZooEnv(ObservationsKey(registry.make(game, **cfg)))
+
+
+@dataclass
+class RllibConfig:
+    game: str = "hansa"
+    players: int = 2
+    iterations: int = 10
+    address: str | None = None
+    out: str | None = None                  # default results/train/<game>_<players>p_rllib
+    seed: int = 0
+    reward: str = "score"
+    env_runners: int = 0
+    train_batch_size: int = 4000
+    minibatch_size: int = 500
+    num_epochs: int = 4
+    hidden: tuple = (128, 128)
+    options: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        from tradewinds import registry
+
+        g = registry.game(self.game)
+        self.players = g.check_players(self.players)
+        if self.out is None:
+            self.out = f"results/train/{self.game}_{self.players}p_rllib"
+
+
+def algorithm_config(c: RllibConfig):
+    """The PPOConfig of a run (every seat plays the shared, masked policy)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+    from ray.tune.registry import register_env
+
+    name = f"tradewinds_{c.game}"
+    register_env(name, make_env)
+    # "lose": RLlib's env check steps an unmasked random action (the masked policy never does)
+    env_config = {"game": c.game, "num_players": c.players, "reward": c.reward,
+                  "illegal_action": "lose", **c.options}
+    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+                          model_config={"head_fcnet_hiddens": list(c.hidden),
+                                        "head_fcnet_activation": "relu"})
+    return (PPOConfig()
+            .environment(name, env_config=env_config)
+            .multi_agent(policies={POLICY},
+                         policy_mapping_fn=lambda agent_id, *args, **kwargs: POLICY)
+            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={POLICY: module}))
+            .env_runners(num_env_runners=c.env_runners)
+            .training(train_batch_size_per_learner=c.train_batch_size,
+                      minibatch_size=c.minibatch_size, num_epochs=c.num_epochs)
+            .debugging(seed=c.seed))
+
+
+def train_rllib(c: RllibConfig, log=print) -> list[dict]:
+    """Run `c.iterations` PPO iterations; one summary dict per iteration."""
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=c.address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    try:
+        algo = algorithm_config(c).build_algo()
+        history = []
+        for i in range(c.iterations):
+            result = algo.train()
+            runners = result.get("env_runners", {})
+            row = {"iteration": i + 1,
+                   "env_steps": int(runners.get("num_env_steps_sampled_lifetime", 0)),
+                   "episodes": int(runners.get("num_episodes_lifetime", 0)),
+                   "episode_return_mean": runners.get("episode_return_mean")}
+            history.append(row)
+            log(f"iteration {row['iteration']}: {row['env_steps']:,} env steps, "
+                f"{row['episodes']:,} episodes, mean return {row['episode_return_mean']}")
+        path = Path(c.out).resolve() / "rllib"
+        path.mkdir(parents=True, exist_ok=True)
+        algo.save_to_path(str(path))
+        algo.stop()
+        log(f"saved to {path}")
+        return history
+    finally:
+        if started_here:
+            ray.shutdown()

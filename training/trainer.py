@@ -1,0 +1,248 @@
+"""`tradewinds train`: MaskablePPO (sb3-contrib) self-play on the batched VecEnv.
+
+    from training.trainer import TrainConfig, train
+    train(TrainConfig(game="hansa", players=2, steps=2_000_000, out="results/train/hansa_2p"))
+
+The learner plays `num_envs` games at once (`tradewinds.vec_env.BatchedVecEnv`), in a
+random seat per game, against opponents drawn per game from the pool (`training.pool`:
+snapshots of itself, the heuristic, random). Every `checkpoint_every` env steps it
+
+1. adds a snapshot of itself to the pool,
+2. plays `eval_games` evaluation games (deterministic policy, fixed seeds, random seats)
+   against random and against the heuristic (`training.evaluate`),
+3. writes model, snapshot and state atomically, appends a row to ``log.csv`` and redraws
+   ``curve.png`` (`training.checkpoints`, `training.curve`).
+
+``resume=True`` continues from the last checkpoint in `out` (steps, optimizer, pool, log);
+`steps` is the total to reach. A run is reproducible up to torch's thread scheduling:
+seeds fix the games, the learner's sampling and the pool's draws.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from training import checkpoints as ck
+from training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot
+
+LOG_COLUMNS = ["steps", "seconds", "episodes", "train_win_rate", "train_reward",
+               "vs_random", "vs_random_low", "vs_random_high",
+               "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high", "pool"]
+EVAL_OPPONENTS = ("random", "heuristic")
+
+
+@dataclass
+class TrainConfig:
+    """Everything a run depends on (written to ``config.json``)."""
+
+    game: str = "hansa"
+    players: int = 2
+    steps: int = 1_000_000
+    out: str | None = None                 # default results/train/<game>_<players>p
+    num_envs: int = 64
+    seed: int = 0
+    reward: str = "score"                  # tradewinds.rewards: win, zero_sum, score
+    checkpoint_every: int = 100_000
+    eval_games: int = 200
+    weights: dict = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    max_snapshots: int = 8
+    n_steps: int = 128
+    batch_size: int = 1024
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    ent_coef: float = 0.01
+    net_arch: tuple = (128, 128)
+    threads: int = 1
+    resume: bool = False
+    progress: bool = True
+    options: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        from tradewinds import registry, rewards
+
+        g = registry.game(self.game)
+        self.players = g.check_players(self.players)
+        rewards.mode_code(self.reward)
+        for name in ("steps", "num_envs", "checkpoint_every", "eval_games", "n_steps",
+                     "batch_size", "n_epochs", "threads"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        self.options = g.resolve_options(self.options)
+        self.net_arch = tuple(int(x) for x in self.net_arch)
+        if self.out is None:
+            self.out = f"results/train/{self.game}_{self.players}p"
+        self.out = str(self.out)
+
+    def settings(self) -> dict:
+        """What must match when a run is resumed."""
+        keep = ("game", "players", "num_envs", "reward", "net_arch", "options")
+        return {k: (list(v) if isinstance(v, tuple) else v)
+                for k, v in asdict(self).items() if k in keep}
+
+
+class Run:
+    """One training run: the model, the env, the pool and the run's files."""
+
+    def __init__(self, config: TrainConfig):
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        from tradewinds.vec_env import BatchedVecEnv
+
+        self.config = c = config
+        self.out = Path(c.out)
+        torch.set_num_threads(c.threads)
+        self.pool = OpponentPool(c.players, dict(c.weights), c.max_snapshots)
+        model_file = self.out / "model.zip"
+        if c.resume and model_file.exists():
+            stored = ck.read_json(self.out / "config.json")
+            for k, v in c.settings().items():
+                if stored.get(k) != v:
+                    raise ValueError(f"--resume: {k} is {v!r} here but {stored.get(k)!r} in "
+                                     f"{self.out / 'config.json'}; use another --out")
+            self.model = MaskablePPO.load(model_file, device="cpu")
+            done = self.model.num_timesteps
+        else:
+            if model_file.exists():
+                raise FileExistsError(f"{model_file} exists: pass --resume to continue that "
+                                      f"run, or choose another --out")
+            self.model, done = None, 0
+        self.env = BatchedVecEnv(c.game, num_envs=c.num_envs, num_players=c.players,
+                                 seed=c.seed + done, reward=c.reward,
+                                 opponent_sampler=self.pool.sample, **c.options)
+        if self.model is None:
+            self.model = MaskablePPO(
+                "MlpPolicy", self.env, n_steps=c.n_steps, batch_size=c.batch_size,
+                n_epochs=c.n_epochs, learning_rate=c.learning_rate, gamma=c.gamma,
+                ent_coef=c.ent_coef, seed=c.seed, device="cpu", verbose=0,
+                policy_kwargs={"net_arch": list(c.net_arch)})
+            ck.write_json(self.out / "config.json", asdict(c) | {"net_arch": list(c.net_arch)})
+        else:
+            self.model.set_env(self.env)
+            self._restore_pool(done)
+        self.started = time.perf_counter()
+        self.seconds_before = self._seconds_before(done)
+
+    def _restore_pool(self, done: int) -> None:
+        state = ck.read_json(self.out / "state.json")
+        for item in state.get("snapshots", []):
+            snap = Snapshot(self.model.policy, item["step"])
+            snap.policy.load_state_dict(ck.load_snapshot(self.out / item["file"]))
+            self.pool.add(snap)
+        ck.keep_rows_through(self.out / "log.csv", LOG_COLUMNS, done)
+
+    def _seconds_before(self, done: int) -> float:
+        rows = ck.read_rows(self.out / "log.csv")
+        return float(rows[-1]["seconds"]) if rows and done else 0.0
+
+    @property
+    def steps(self) -> int:
+        return int(self.model.num_timesteps)
+
+    def snapshot(self) -> None:
+        snap = Snapshot(self.model.policy, self.steps)
+        ck.save_snapshot(snap.state_dict(), self.out / "snapshots" / f"step_{self.steps:010d}.pt")
+        self.pool.add(snap)
+
+    def evaluate(self) -> dict:
+        from training.evaluate import win_rate
+
+        c, row = self.config, {}
+        for opp in EVAL_OPPONENTS:
+            r = win_rate(self.model, c.game, c.players, opp, c.eval_games, **c.options)
+            row |= {f"vs_{opp}": round(r.rate, 4), f"vs_{opp}_low": round(r.low, 4),
+                    f"vs_{opp}_high": round(r.high, 4)}
+        return row
+
+    def checkpoint(self, stats: dict) -> dict:
+        """Snapshot, evaluate, save; the log row."""
+        self.snapshot()
+        row = {"steps": self.steps,
+               "seconds": round(self.seconds_before + time.perf_counter() - self.started, 1),
+               **stats, **self.evaluate(), "pool": self.pool.describe()}
+        ck.save_model(self.model, self.out / "model.zip")
+        ck.write_json(self.out / "state.json", {
+            "steps": self.steps,
+            "snapshots": [{"step": s.step, "file": f"snapshots/step_{s.step:010d}.pt"}
+                          for s in self.pool.snapshots]})
+        ck.append_row(self.out / "log.csv", LOG_COLUMNS, row)
+        from training.curve import draw
+
+        draw(ck.read_rows(self.out / "log.csv"), self.out / "curve.png",
+             title=f"{self.config.game} {self.config.players}p self-play")
+        return row
+
+
+def _callback(run: Run, progress, task):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlay(BaseCallback):
+        """Counts the training games, checkpoints every `checkpoint_every` steps."""
+
+        def _on_training_start(self):
+            every = run.config.checkpoint_every
+            self.next_at = (run.steps // every + 1) * every
+            self._reset_stats()
+
+        def _reset_stats(self):
+            self.episodes, self.won, self.reward = 0, 0.0, 0.0
+
+        def _on_step(self) -> bool:
+            for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+                if done and "winners" in info:
+                    self.episodes += 1
+                    w = info["winners"]
+                    self.won += (1.0 / len(w)) if info["seat"] in w else 0.0
+                    self.reward += info["episode"]["r"]
+                elif done:      # lost by an illegal action
+                    self.episodes += 1
+            progress.update(task, completed=min(run.steps, run.config.steps))
+            if run.steps >= self.next_at:
+                self.checkpoint()
+                self.next_at += run.config.checkpoint_every
+            return True
+
+        def checkpoint(self):
+            n = max(self.episodes, 1)
+            row = run.checkpoint({"episodes": self.episodes,
+                                  "train_win_rate": round(self.won / n, 4),
+                                  "train_reward": round(self.reward / n, 4)})
+            progress.console.print(
+                f"{row['steps']:>10,} steps  {row['seconds']:>7.0f} s  "
+                f"vs random {row['vs_random']:.3f}  vs heuristic {row['vs_heuristic']:.3f}  "
+                f"train {row['train_win_rate']:.3f} ({row['episodes']} games)  "
+                f"pool: {row['pool']}")
+            self._reset_stats()
+
+    return SelfPlay()
+
+
+def train(config: TrainConfig) -> Run:
+    """Run (or resume) training to `config.steps` env steps; the finished Run."""
+    from rich.console import Console
+
+    from tradewinds.fpa import progress_bar
+
+    run = Run(config)
+    c = config
+    console = Console(stderr=True)
+    if run.steps >= c.steps:
+        console.print(f"{c.out}: already at {run.steps:,} steps (asked {c.steps:,})")
+        return run
+    if not run.pool.snapshots:
+        run.snapshot()      # the untrained policy: the pool's first member
+    console.print(f"training {c.game} {c.players}p to {c.steps:,} steps in {c.out} "
+                  f"(from {run.steps:,}; {c.num_envs} envs, reward {c.reward})")
+    with progress_bar(console, c.progress, unit="steps") as progress:
+        task = progress.add_task("train", total=c.steps, completed=run.steps)
+        callback = _callback(run, progress, task)
+        run.model.learn(total_timesteps=c.steps - run.steps, callback=callback,
+                        reset_num_timesteps=False)
+        rows = ck.read_rows(run.out / "log.csv")
+        if not rows or int(rows[-1]["steps"]) < run.steps:
+            callback.checkpoint()
+    return run
