@@ -15,11 +15,12 @@ from voyage_helpers import force_rolls, hx, legal, staged, tiny_game
 
 from agents import heuristic_voyage as HV
 from agents.heuristic import decide as agent_decide
-from voyage_env import GAME
+from voyage_env import GAME, scenario
 from voyage_env import actions as A
 from voyage_env import kernel as K
 from voyage_env import routes as RT
-from voyage_env.state import BID, CARDS, MONASTERY, PLAY, UPGRADE, WRECK, StateView
+from voyage_env.board import load_map
+from voyage_env.state import BID, CARDS, MONASTERY, ORDER, PLAY, UPGRADE, WRECK, StateView
 
 WTS = HV.plan_weights()
 PRM = HV.default_params()
@@ -291,19 +292,91 @@ def test_a_favourable_wind_on_a_blue_hex_gives_discs_back():
     assert A.NAMES[a] == "play:favourable"
 
 
-def test_bids_pass_unless_racing_for_the_last_tile():
-    s = GAME.new_state(2, 3)
-    assert s[K.PHASE] == BID
-    assert A.NAMES[choose(GAME, s)[0]] == "bid:pass"
-    # both carry pepper one step from Lisbon, one tile left: the race is worth a disc
-    s = staged(GAME, 2, ships={0: (11, 3), 1: (11, 3)}, cubes={0: ["pepper"], 1: ["pepper"]})
-    v = StateView(s)
-    v.tiles_taken = 2          # (edited) one tile left
-    v.phase, v.bid_turn, v.position = BID, 0, 0
-    v.active = v.decider = v.order[0]
-    p = int(v.decider)
-    a, mask = choose(GAME, s)
-    assert mask[a] and A.NAMES[a] == "bid:1", f"seat {p}"
+def auction(game, s):
+    """Let the heuristic play the auction out: [(seat, action name)] until the turns start."""
+    said = []
+    while s[K.PHASE] in (BID, ORDER):
+        a, mask = choose(game, s)
+        assert mask[a], f"illegal {A.NAMES[a]}"
+        said.append((int(s[K.DECIDER]), A.NAMES[a]))
+        game.step(s, a)
+    return said
+
+
+def port_names():
+    return list(load_map().port_name)
+
+
+def test_with_nothing_to_race_for_every_seat_passes():
+    s = scenario.build(2, phase="bid", round=3, order=[0, 1], ships={0: "Ceylon", 1: "Lisbon"},
+                       discovered={name: 0 for name in port_names()})
+    assert auction(GAME, s) == [(0, "bid:pass"), (1, "bid:pass")]
+
+
+def test_a_bid_for_first_place_where_both_fleets_race_to_a_port():
+    """V10-V12, VA13: Ceylon (2 VP, V23) is the only undiscovered port and both ships are
+    two steps from it. It is seat 1's target card (+5 VP at the end, V51) but not seat
+    0's, so seat 1, second in the order, raises to 1 disc; seat 0 values the port less and
+    lets it go; seat 1 takes the first position (V11). With the card in seat 0's hand
+    instead, seat 0 would win any raise, and nobody bids: the order stays."""
+    names = port_names()
+    west, east = names[:16], names[16:]
+    others = [e for e in east if e != "Ceylon"]
+    everything_but_ceylon = {name: 0 for name in names if name != "Ceylon"}
+    for holder in (1, 0):
+        rival = 1 - holder
+        targets = {holder: west[:4] + ["Ceylon"] + others[:3],
+                   rival: west[4:8] + others[3:7]}
+        s = scenario.build(2, phase="bid", round=4, order=[0, 1], ships={0: (28, 9), 1: (28, 9)},
+                           targets=targets, discovered=everything_but_ceylon)
+        said = auction(GAME, s)
+        if holder == 1:
+            assert said == [(0, "bid:pass"), (1, "bid:1"), (0, "bid:pass"), (1, "order:1")]
+            assert list(s[K.ORDER_:K.ORDER_ + 2]) == [1, 0]
+            assert K.available(s, 1) == 8, "the bid stays spent this round (V12)"
+        else:
+            assert said == [(0, "bid:pass"), (1, "bid:pass")]
+            assert list(s[K.ORDER_:K.ORDER_ + 2]) == [0, 1]
+
+
+def test_the_race_for_the_last_tile_goes_to_the_fleet_that_can_spare_more():
+    """V41, V49: one tile left, both carry pepper. Seat 1 is one step from Lisbon; seat 0,
+    first in the order, seven discs away, could spare two discs at most and still dock
+    this round: seat 1 bids 1 and moves first. Both next to Lisbon: equal limits, the
+    earlier place keeps the tile and nobody wastes a disc (V12)."""
+    everything = {name: 0 for name in port_names()}
+    far = {0: ["chili", "brazilwood", "ivory", "pepper"], 1: ["pepper"]}
+    s = scenario.build(2, phase="bid", round=9, order=[0, 1], ships={0: (12, 13), 1: (11, 3)},
+                       cubes=far, tiles={0: [1], 1: [2]}, discovered=everything)
+    assert auction(GAME, s) == [(0, "bid:pass"), (1, "bid:1"), (0, "bid:pass"),
+                                (1, "order:1")]
+    s = scenario.build(2, phase="bid", round=9, order=[0, 1], ships={0: (11, 3), 1: (11, 3)},
+                       cubes={0: ["pepper"], 1: ["pepper"]}, tiles={0: [1], 1: [2]},
+                       discovered=everything)
+    assert auction(GAME, s) == [(0, "bid:pass"), (1, "bid:pass")]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_all_heuristic_games_bid_and_change_the_turn_order(n):
+    """The heuristic bids (V10) in whole games and the order then changes (V11)."""
+    raises = changed = rounds = 0
+    for seed in range(12):
+        s = GAME.new_state(n, 500 + seed)
+        v = StateView(s)
+        before = list(v.order[:n])
+        while not GAME.is_terminal(s):
+            phase = int(v.phase)
+            a, mask = choose(GAME, s)
+            assert mask[a]
+            raises += phase == BID and a != A.BID_PASS
+            GAME.step(s, a)
+            if phase in (BID, ORDER) and v.phase not in (BID, ORDER):   # auction over
+                after = list(v.order[:n])
+                changed += after != before
+                before = after
+        rounds += int(v.round)
+    assert raises > 0 and changed > 0
+    assert changed / rounds >= 0.03, f"order changed in {changed} of {rounds} rounds"
 
 
 def test_cards_and_monastery_choices():
