@@ -269,29 +269,43 @@ def _parse_dirs(tokens, ln, rd):
     return dirs
 
 
-def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
-    """Parse and validate a map file's text; raise MapError listing every problem found."""
-    rd = _Reader(source)
-    header, sections = _split_sections(text, rd)
+@dataclass
+class _Grid:
+    """The parsed [terrain] grid and its sea-space index (filled step by step)."""
 
-    name = header.get("name", (0, Path(source).stem))[1]
-    for required in ("terrain", "hemisphere", "ports"):
-        if required not in sections:
-            rd.err(0, f"missing section [{required}]")
-    if rd.errors and "terrain" not in sections:
-        raise MapError(rd.errors)
+    line: int                     # line of the [terrain] header
+    rows: list                    # [(line, cells)] of the grid
+    width: int
+    height: int
+    terrain: list                 # [row][col] -> VOID / LAND / SEA
+    port_cells: dict              # port symbol -> [(col, row, line)]
+    lisbon_cells: list            # [(col, row, line)]
+    index: np.ndarray | None = None   # [row, col] -> sea space id or -1
+    coords: list | None = None        # sea space id -> (col, row)
 
-    # --- terrain
-    declared_w = declared_h = None
-    for key in ("width", "height"):
+    def hex_at(self, c: int, r: int) -> int:
+        """The sea space at (col, row), or -1 (off the board, land, outside)."""
+        if 0 <= c < self.width and 0 <= r < self.height:
+            return int(self.index[r, c])
+        return -1
+
+
+def _declared_size(header, rd):
+    """The optional ``width =`` and ``height =`` of the header (None when absent or bad)."""
+    size = {"width": None, "height": None}
+    for key in size:
         if key in header:
             ln, val = header[key]
             if not val.isdigit() or int(val) < 1:
                 rd.err(ln, f"{key} must be a positive integer, got {val!r}")
-            elif key == "width":
-                declared_w = int(val)
             else:
-                declared_h = int(val)
+                size[key] = int(val)
+    return size["width"], size["height"]
+
+
+def _parse_terrain(header, sections, rd) -> _Grid:
+    """[terrain]: land, sea, Lisbon and the port symbols' cells."""
+    declared_w, declared_h = _declared_size(header, rd)
     t_line, t_body = sections["terrain"]
     t_rows = _parse_grid("terrain", t_body, rd)
     if not t_rows:
@@ -305,100 +319,107 @@ def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
         rd.err(header["height"][0], f"height = {declared_h} but [terrain] has "
                                     f"{len(t_rows)} rows")
     height = len(t_rows)
-    terrain = [[VOID] * width for _ in range(height)]
-    port_cells: dict[str, list] = {}
-    lisbon_cells = []
+    grid = _Grid(t_line, t_rows, width, height, [[VOID] * width for _ in range(height)], {}, [])
     for r, (ln, cells) in enumerate(t_rows):
         for c, ch in enumerate(cells[:width]):
             if ch == ".":
-                terrain[r][c] = LAND
+                grid.terrain[r][c] = LAND
             elif ch == " ":
-                terrain[r][c] = VOID
+                grid.terrain[r][c] = VOID
             elif ch in _SEA_CHARS:
-                terrain[r][c] = SEA
+                grid.terrain[r][c] = SEA
                 if ch == "@":
-                    lisbon_cells.append((c, r, ln))
+                    grid.lisbon_cells.append((c, r, ln))
             elif ch in _RESERVED:
                 rd.err(ln, f"[terrain] col {c}: character {ch!r} is not allowed in the grid")
-            else:  # a port symbol; checked against [ports] below
-                terrain[r][c] = SEA
-                port_cells.setdefault(ch, []).append((c, r, ln))
-    if not lisbon_cells:
+            else:  # a port symbol; checked against [ports] later
+                grid.terrain[r][c] = SEA
+                grid.port_cells.setdefault(ch, []).append((c, r, ln))
+    if not grid.lisbon_cells:
         rd.err(t_line, "no Lisbon: put exactly one '@' on a sea space of [terrain]")
-    for c, _r, ln in lisbon_cells[1:]:
-        rd.err(ln, f"[terrain] col {c}: second Lisbon '@' (first at line {lisbon_cells[0][2]})")
+    for c, _r, ln in grid.lisbon_cells[1:]:
+        rd.err(ln, f"[terrain] col {c}: second Lisbon '@' "
+                   f"(first at line {grid.lisbon_cells[0][2]})")
+    return grid
 
-    # --- ports table
-    ports = []  # dicts
-    p_line, p_body = sections.get("ports", (0, []))
+
+def _parse_port_line(ln, line, rd, seen_sym, seen_name):
+    """One [ports] line as a dict, or None when it is bad (every problem reported)."""
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) < 5 or len(parts) > 7:
+        rd.err(ln, "[ports] expected 'symbol | name | year | deck | good [| vp [| flags]]', "
+                   f"got {line.strip()!r}")
+        return None
+    parts += [""] * (7 - len(parts))
+    sym, pname, year_s, deck_s, good_s, vp_s, flags_s = parts
+    bad = False
+    if len(sym) != 1 or sym in _RESERVED:
+        rd.err(ln, f"[ports] symbol must be one character other than "
+                   f"{' '.join(sorted(repr(x) for x in _RESERVED))}, got {sym!r}")
+        bad = True
+    elif sym in seen_sym:
+        rd.err(ln, f"[ports] duplicate symbol {sym!r} (first at line {seen_sym[sym]})")
+        bad = True
+    if not pname:
+        rd.err(ln, "[ports] empty port name")
+        bad = True
+    elif pname in seen_name:
+        rd.err(ln, f"[ports] duplicate port {pname!r} (first at line {seen_name[pname]})")
+        bad = True
+    if pname.lower() == "lisbon":
+        rd.err(ln, "[ports] Lisbon is the home space '@', not a port to discover")
+        bad = True
+    if not re.fullmatch(r"\d{3,4}", year_s):
+        rd.err(ln, f"[ports] year must be a number like 1498, got {year_s!r}")
+        bad = True
+    if deck_s.lower() not in DECKS:
+        rd.err(ln, f"[ports] deck must be 'west' or 'east', got {deck_s!r}")
+        bad = True
+    good = -1
+    if good_s not in ("-", ""):
+        if good_s.lower() not in GOODS:
+            rd.err(ln, f"[ports] unknown good {good_s!r} (one of {', '.join(GOODS)} or '-')")
+            bad = True
+        else:
+            good = GOODS.index(good_s.lower())
+    vp = None
+    if vp_s not in ("-", ""):
+        if not re.fullmatch(r"\d", vp_s):
+            rd.err(ln, f"[ports] vp must be a digit or '-', got {vp_s!r}")
+            bad = True
+        else:
+            vp = int(vp_s)
+    island, label = 0, ""
+    for flag in flags_s.split():
+        if flag == "island":
+            island = 1
+        elif flag.startswith("label="):
+            label = flag[6:].upper()
+            if label not in ("N", "NE", "E", "SE", "S", "SW", "W", "NW", "C"):
+                rd.err(ln, f"[ports] label= wants N NE E SE S SW W NW or C, got {flag!r}")
+        else:
+            rd.err(ln, f"[ports] unknown flag {flag!r} (known: island, label=<dir>)")
+    if sym and sym not in seen_sym:
+        seen_sym[sym] = ln
+    if pname and pname not in seen_name:
+        seen_name[pname] = ln
+    if bad:
+        return None
+    year = int(year_s)
+    return dict(sym=sym, name=pname, year=year, deck=DECKS.index(deck_s.lower()), good=good,
+                vp=vp_for_year(year) if vp is None else vp, island=island, label=label, line=ln)
+
+
+def _parse_ports(sections, grid: _Grid, rd) -> list:
+    """[ports], each port placed on its symbol's cell of [terrain]."""
     seen_sym: dict[str, int] = {}
     seen_name: dict[str, int] = {}
-    for ln, line in p_body:
-        parts = [p.strip() for p in line.split("|")]
-        if len(parts) < 5 or len(parts) > 7:
-            rd.err(ln, "[ports] expected 'symbol | name | year | deck | good [| vp [| flags]]', "
-                       f"got {line.strip()!r}")
-            continue
-        parts += [""] * (7 - len(parts))
-        sym, pname, year_s, deck_s, good_s, vp_s, flags_s = parts
-        bad = False
-        if len(sym) != 1 or sym in _RESERVED:
-            rd.err(ln, f"[ports] symbol must be one character other than "
-                       f"{' '.join(sorted(repr(x) for x in _RESERVED))}, got {sym!r}")
-            bad = True
-        elif sym in seen_sym:
-            rd.err(ln, f"[ports] duplicate symbol {sym!r} (first at line {seen_sym[sym]})")
-            bad = True
-        if not pname:
-            rd.err(ln, "[ports] empty port name")
-            bad = True
-        elif pname in seen_name:
-            rd.err(ln, f"[ports] duplicate port {pname!r} (first at line {seen_name[pname]})")
-            bad = True
-        if pname.lower() == "lisbon":
-            rd.err(ln, "[ports] Lisbon is the home space '@', not a port to discover")
-            bad = True
-        if not re.fullmatch(r"\d{3,4}", year_s):
-            rd.err(ln, f"[ports] year must be a number like 1498, got {year_s!r}")
-            bad = True
-        if deck_s.lower() not in DECKS:
-            rd.err(ln, f"[ports] deck must be 'west' or 'east', got {deck_s!r}")
-            bad = True
-        good = -1
-        if good_s not in ("-", ""):
-            if good_s.lower() not in GOODS:
-                rd.err(ln, f"[ports] unknown good {good_s!r} (one of {', '.join(GOODS)} or '-')")
-                bad = True
-            else:
-                good = GOODS.index(good_s.lower())
-        vp = None
-        if vp_s not in ("-", ""):
-            if not re.fullmatch(r"\d", vp_s):
-                rd.err(ln, f"[ports] vp must be a digit or '-', got {vp_s!r}")
-                bad = True
-            else:
-                vp = int(vp_s)
-        island, label = 0, ""
-        for flag in flags_s.split():
-            if flag == "island":
-                island = 1
-            elif flag.startswith("label="):
-                label = flag[6:].upper()
-                if label not in ("N", "NE", "E", "SE", "S", "SW", "W", "NW", "C"):
-                    rd.err(ln, f"[ports] label= wants N NE E SE S SW W NW or C, got {flag!r}")
-            else:
-                rd.err(ln, f"[ports] unknown flag {flag!r} (known: island, label=<dir>)")
-        if sym and sym not in seen_sym:
-            seen_sym[sym] = ln
-        if pname and pname not in seen_name:
-            seen_name[pname] = ln
-        if bad:
-            continue
-        year = int(year_s)
-        ports.append(dict(sym=sym, name=pname, year=year, deck=DECKS.index(deck_s.lower()),
-                          good=good, vp=vp_for_year(year) if vp is None else vp,
-                          island=island, label=label, line=ln))
-    for sym, cells in port_cells.items():
+    ports = []
+    for ln, line in sections.get("ports", (0, []))[1]:
+        port = _parse_port_line(ln, line, rd, seen_sym, seen_name)
+        if port is not None:
+            ports.append(port)
+    for sym, cells in grid.port_cells.items():
         if sym not in seen_sym:
             for c, _r, ln in cells:
                 rd.err(ln, f"[terrain] col {c}: unknown character {sym!r} (not '.', '~', ' ', "
@@ -408,93 +429,95 @@ def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
                 rd.err(ln, f"[terrain] col {c}: port symbol {sym!r} placed twice (also at "
                            f"col {cells[0][0]} on line {cells[0][2]})")
     for p in ports:
-        if p["sym"] not in port_cells:
+        if p["sym"] not in grid.port_cells:
             rd.err(p["line"], f"[ports] port {p['name']!r} (symbol {p['sym']!r}) is not placed "
                               "in [terrain]")
         else:
-            c, r, _ = port_cells[p["sym"]][0]
+            c, r, _ = grid.port_cells[p["sym"]][0]
             p["cell"] = (c, r)
+    return ports
 
-    # --- sea indexing
-    index = np.full((height, width), -1, np.int32)
-    coords = []
-    for r in range(height):
-        for c in range(width):
-            if terrain[r][c] == SEA:
-                index[r, c] = len(coords)
-                coords.append((c, r))
-    H = len(coords)
-    if H == 0:
-        rd.err(t_line, "[terrain] has no sea space")
+
+def _index_sea(grid: _Grid, rd) -> None:
+    """Number the sea spaces row by row (grid.index, grid.coords)."""
+    grid.index = np.full((grid.height, grid.width), -1, np.int32)
+    grid.coords = []
+    for r in range(grid.height):
+        for c in range(grid.width):
+            if grid.terrain[r][c] == SEA:
+                grid.index[r, c] = len(grid.coords)
+                grid.coords.append((c, r))
+    if not grid.coords:
+        rd.err(grid.line, "[terrain] has no sea space")
         raise MapError(rd.errors)
 
-    def cell_hex(c, r):
-        if 0 <= c < width and 0 <= r < height:
-            return int(index[r, c])
-        return -1
 
-    # --- walls (before neighbours)
-    walls = []
-    w_line, w_body = sections.get("walls", (0, []))
-    blocked = set()
-    for ln, line in w_body:
+def _parse_walls(sections, grid: _Grid, rd):
+    """[walls]: the blocked (space, direction) sides, both ways, and the walls as written."""
+    walls, blocked = [], set()
+    for ln, line in sections.get("walls", (0, []))[1]:
         parts = line.split()
         m = _COORD_RE.match(parts[0]) if parts else None
         if len(parts) != 2 or not m or parts[1].upper() not in DIRS:
             rd.err(ln, f"[walls] expected 'col,row DIR', got {line.strip()!r}")
             continue
         c, r, d = int(m.group(1)), int(m.group(2)), DIRS.index(parts[1].upper())
-        a = cell_hex(c, r)
-        b = cell_hex(*step(c, r, d))
+        a = grid.hex_at(c, r)
+        b = grid.hex_at(*step(c, r, d))
         if a < 0 or b < 0:
             rd.err(ln, f"[walls] {c},{r} {DIRS[d]} is not a side between two sea spaces")
             continue
         blocked.add((a, d))
         blocked.add((b, (d + 3) % 6))
         walls.append((a, d))
+    return walls, blocked
 
-    neighbors = np.full((H, 6), -1, np.int32)
-    for h, (c, r) in enumerate(coords):
+
+def _neighbors(grid: _Grid, blocked) -> np.ndarray:
+    neighbors = np.full((len(grid.coords), 6), -1, np.int32)
+    for h, (c, r) in enumerate(grid.coords):
         for d in range(6):
-            t = cell_hex(*step(c, r, d))
+            t = grid.hex_at(*step(c, r, d))
             if t >= 0 and (h, d) not in blocked:
                 neighbors[h, d] = t
+    return neighbors
 
-    # --- events and hemisphere layers
-    pirate = np.zeros(H, np.uint8)
-    blue = np.zeros(H, np.uint8)
-    red = np.zeros(H, np.uint8)
+
+def _parse_layers(sections, grid: _Grid, rd):
+    """[events] (pirate, blue, red spaces) and [hemisphere] (west 0 / east 1 per space)."""
+    H = len(grid.coords)
+    layers = {"P": np.zeros(H, np.uint8), "B": np.zeros(H, np.uint8),
+              "R": np.zeros(H, np.uint8)}
     if "events" in sections:
         e_line, e_body = sections["events"]
-        e_rows = _parse_grid("events", e_body, rd, width)
-        vals = _layer_check("events", e_line, e_rows, terrain, rd, set(_EVENT_CHARS))
+        e_rows = _parse_grid("events", e_body, rd, grid.width)
+        vals = _layer_check("events", e_line, e_rows, grid.terrain, rd, set(_EVENT_CHARS))
         for r, row in enumerate(vals):
             for c, v in enumerate(row):
                 if v is not None:
-                    {"P": pirate, "B": blue, "R": red}[v][index[r, c]] = 1
+                    layers[v][grid.index[r, c]] = 1
     hemisphere = np.zeros(H, np.uint8)
     if "hemisphere" in sections:
         h_line, h_body = sections["hemisphere"]
-        h_rows = _parse_grid("hemisphere", h_body, rd, width)
-        vals = _layer_check("hemisphere", h_line, h_rows, terrain, rd, set(_HEMI_CHARS), None)
+        h_rows = _parse_grid("hemisphere", h_body, rd, grid.width)
+        vals = _layer_check("hemisphere", h_line, h_rows, grid.terrain, rd, set(_HEMI_CHARS),
+                            None)
         for r, row in enumerate(vals):
             for c, v in enumerate(row):
                 if v is not None:
-                    hemisphere[index[r, c]] = _HEMI_CHARS[v]
-    lisbon = -1
-    if lisbon_cells:
-        c, r, ln = lisbon_cells[0]
-        lisbon = int(index[r, c])
-        if pirate[lisbon] or blue[lisbon] or red[lisbon]:
-            rd.err(ln, "Lisbon '@' must not be a pirate, blue or red space")
+                    hemisphere[grid.index[r, c]] = _HEMI_CHARS[v]
+    return layers["P"], layers["B"], layers["R"], hemisphere
 
-    # --- currents
+
+def _parse_currents(sections, grid: _Grid, neighbors, rd):
+    """[currents]: one arrow direction per space (NO_CURRENT elsewhere), the chains as
+    (name, spaces), and the line that set each arrow."""
+    H = len(grid.coords)
     current = np.full(H, NO_CURRENT, np.int8)
     arrow_line = np.zeros(H, np.int64)
     chains = []
-    c_line, c_body = sections.get("currents", (0, []))
     chain_names: dict[str, int] = {}
-    for ln, line in c_body:
+    for ln, line in sections.get("currents", (0, []))[1]:
         parts = [p.strip() for p in line.split(":")]
         if len(parts) != 3 or not parts[0]:
             rd.err(ln, f"[currents] expected 'name : col,row : DIR DIR ...', got {line.strip()!r}")
@@ -515,18 +538,18 @@ def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
             rd.err(ln, f"[currents] {cname}: no steps")
             continue
         c, r = int(m.group(1)), int(m.group(2))
-        h = cell_hex(c, r)
+        h = grid.hex_at(c, r)
         if h < 0:
             rd.err(ln, f"[currents] {cname}: start {c},{r} is not a sea space")
             continue
         hexes = [h]
         for k, d in enumerate(dirs):
             nc, nr = step(c, r, d)
-            t = cell_hex(nc, nr)
+            t = grid.hex_at(nc, nr)
             if t < 0 or neighbors[h, d] < 0:
-                what = ("off the map" if not (0 <= nc < width and 0 <= nr < height)
-                        else "into land" if terrain[nr][nc] == LAND
-                        else "outside the board" if terrain[nr][nc] == VOID
+                what = ("off the map" if not (0 <= nc < grid.width and 0 <= nr < grid.height)
+                        else "into land" if grid.terrain[nr][nc] == LAND
+                        else "outside the board" if grid.terrain[nr][nc] == VOID
                         else "across a wall")
                 rd.err(ln, f"[currents] {cname}: step {k + 1} ({DIRS[d]}) from {c},{r} "
                            f"points {what} ({nc},{nr})")
@@ -541,9 +564,13 @@ def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
             hexes.append(h)
         else:
             chains.append((cname, tuple(hexes)))
-    # cycles (a chain must end on a space without arrow, VA29)
-    state = np.zeros(H, np.int8)  # 0 new, 1 on path, 2 done
-    for s in range(H):
+    return current, chains, arrow_line
+
+
+def _check_no_cycles(grid: _Grid, neighbors, current, arrow_line, rd) -> None:
+    """A current must end on a space without arrow (VA29): the arrows form no cycle."""
+    state = np.zeros(len(grid.coords), np.int8)  # 0 new, 1 on path, 2 done
+    for s in range(len(grid.coords)):
         if current[s] == NO_CURRENT or state[s]:
             continue
         path = []
@@ -554,14 +581,15 @@ def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
             h = int(neighbors[h, current[h]])
         if h >= 0 and state[h] == 1:
             cyc = path[path.index(h):]
-            where = " -> ".join(f"{coords[x][0]},{coords[x][1]}" for x in cyc + [h])
+            where = " -> ".join(f"{grid.coords[x][0]},{grid.coords[x][1]}" for x in cyc + [h])
             rd.err(int(arrow_line[h]), f"[currents] the arrows form a cycle of {len(cyc)} "
                                        f"spaces ({where}); a current must end on a space "
                                        "without arrow")
         for x in path:
             state[x] = 2
 
-    # --- labels
+
+def _parse_labels(sections, rd) -> list:
     labels = []
     for ln, line in sections.get("labels", (0, []))[1]:
         parts = line.split(":", 1)
@@ -570,47 +598,89 @@ def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
             rd.err(ln, f"[labels] expected 'col,row : text', got {line.strip()!r}")
             continue
         labels.append((int(m.group(1)), int(m.group(2)), parts[1].strip()))
+    return labels
 
-    # --- connectivity (undirected: steps against a current cost a disc but are legal)
-    if lisbon >= 0:
-        seen = np.zeros(H, bool)
-        seen[lisbon] = True
-        q = deque([lisbon])
-        while q:
-            h = q.popleft()
-            for t in neighbors[h]:
-                if t >= 0 and not seen[t]:
-                    seen[t] = True
-                    q.append(int(t))
-        for h in np.flatnonzero(~seen)[:20]:
-            c, r = coords[h]
-            rd.err(t_rows[r][0], f"[terrain] col {c}: sea space {c},{r} cannot be reached "
-                                 "from Lisbon")
 
-    if rd.errors:
+def _check_reachable(grid: _Grid, neighbors, lisbon, rd) -> None:
+    """Every sea space can be reached from Lisbon (undirected: steps against a current
+    cost a disc but are legal)."""
+    seen = np.zeros(len(grid.coords), bool)
+    seen[lisbon] = True
+    q = deque([lisbon])
+    while q:
+        h = q.popleft()
+        for t in neighbors[h]:
+            if t >= 0 and not seen[t]:
+                seen[t] = True
+                q.append(int(t))
+    for h in np.flatnonzero(~seen)[:20]:
+        c, r = grid.coords[h]
+        rd.err(grid.rows[r][0], f"[terrain] col {c}: sea space {c},{r} cannot be reached "
+                                "from Lisbon")
+
+
+def _read_only(a):
+    a = np.ascontiguousarray(a)
+    a.setflags(write=False)
+    return a
+
+
+def parse_map_text(text: str, source: str = "<string>") -> VoyageMap:
+    """Parse and validate a map file's text; raise MapError listing every problem found.
+
+    The sections are read in dependency order: terrain, ports, the sea index, walls (which
+    the neighbours need), events and hemisphere, currents, labels; then the whole map is
+    checked (no current cycle, every space reachable from Lisbon)."""
+    rd = _Reader(source)
+    header, sections = _split_sections(text, rd)
+    name = header.get("name", (0, Path(source).stem))[1]
+    for required in ("terrain", "hemisphere", "ports"):
+        if required not in sections:
+            rd.err(0, f"missing section [{required}]")
+    if rd.errors and "terrain" not in sections:
         raise MapError(rd.errors)
 
-    P = len(ports)
+    grid = _parse_terrain(header, sections, rd)
+    ports = _parse_ports(sections, grid, rd)
+    _index_sea(grid, rd)
+    walls, blocked = _parse_walls(sections, grid, rd)
+    neighbors = _neighbors(grid, blocked)
+    pirate, blue, red, hemisphere = _parse_layers(sections, grid, rd)
+    lisbon = -1
+    if grid.lisbon_cells:
+        c, r, ln = grid.lisbon_cells[0]
+        lisbon = int(grid.index[r, c])
+        if pirate[lisbon] or blue[lisbon] or red[lisbon]:
+            rd.err(ln, "Lisbon '@' must not be a pirate, blue or red space")
+    current, chains, arrow_line = _parse_currents(sections, grid, neighbors, rd)
+    _check_no_cycles(grid, neighbors, current, arrow_line, rd)
+    labels = _parse_labels(sections, rd)
+    if lisbon >= 0:
+        _check_reachable(grid, neighbors, lisbon, rd)
+    if rd.errors:
+        raise MapError(rd.errors)
+    return _build_map(name, source, grid, ports, neighbors, current, pirate, blue, red,
+                      hemisphere, lisbon, chains, walls, labels)
+
+
+def _build_map(name, source, grid: _Grid, ports, neighbors, current, pirate, blue, red,
+               hemisphere, lisbon, chains, walls, labels) -> VoyageMap:
+    H, P = len(grid.coords), len(ports)
     port = np.full(H, -1, np.int16)
     port_hex = np.zeros(P, np.int32)
     for i, p in enumerate(ports):
-        h = int(index[p["cell"][1], p["cell"][0]])
+        h = int(grid.index[p["cell"][1], p["cell"][0]])
         port[h] = i
         port_hex[i] = h
-
-    def ro(a):
-        a = np.ascontiguousarray(a)
-        a.setflags(write=False)
-        return a
-
+    ro = _read_only
     return VoyageMap(
         name=name,
         source=source,
-        width=width,
-        height=height,
-        terrain=ro(np.array(terrain, np.uint8)),
-        index=ro(index),
-        coords=ro(np.array(coords, np.int16).reshape(H, 2)),
+        width=grid.width,
+        height=grid.height,
+        terrain=ro(np.array(grid.terrain, np.uint8)),
+        index=ro(grid.index),
+        coords=ro(np.array(grid.coords, np.int16).reshape(H, 2)),
         neighbors=ro(neighbors),
         current=ro(current),
         port=ro(port),
