@@ -59,7 +59,6 @@ import numpy as np
 from tradewinds.protocol import as_key
 
 SEATINGS = ("fixed", "rotate")
-PATHS = ("kernel", "python")
 BACKENDS = ("local", "ray")
 
 

@@ -58,7 +58,6 @@ from tradewinds.pyrng import SplitMix64
 
 KEY_SALT = 0xD1B54A32D192ED03   # keys for agents and playouts differ from the game's own stream
 
-ERROR_TEXT = {1: "out of range", 2: "the game is over", 3: "illegal"}
 
 
 def as_key(key) -> np.ndarray:

@@ -17,7 +17,18 @@ from numba import njit, prange
 from tradewinds import jitcache, rng
 from voyage_env import actions as A
 from voyage_env import rules as R
-from voyage_env.observation import obs_names
+from voyage_env.board import GOODS
+from voyage_env.observation import (
+    BUDGET_SCALE,
+    DECK_SCALE,
+    DISC_SCALE,
+    DISCARD_SCALE,
+    HAND_SCALE,
+    STOCK_SCALE,
+    TILE_SCALE,
+    VP_SCALE,
+    obs_names,
+)
 from voyage_env.state import (
     ARRIVAL_BLUE,
     ARRIVAL_NONE,
@@ -98,7 +109,8 @@ STATE_SIZE = LAYOUT.size
 NUM_ACTIONS = A.NUM_ACTIONS
 MAXP = R.MAX_PLAYERS
 NK = R.NUM_CARD_KINDS
-NG = 8
+NG = len(GOODS)
+NUM_SHIPS = R.NUM_SHIPS
 NT = 2 * R.TARGETS_PER_DECK
 CARD_COUNTS = np.array(R.CARD_COUNTS, dtype=np.int64)
 GOOD_VP = np.array(R.GOOD_VP, dtype=np.int64)
@@ -145,7 +157,7 @@ def cards_in_hand(s):
 @njit(cache=True)
 def ship_works(s, p, k):
     """Ship k (0..3) is in service (ship 4 only after the upgrade) and not wrecked."""
-    return (k < 3 or s[UPGRADED + p] == 1) and s[WRECKED + p * 4 + k] == 0
+    return (k < 3 or s[UPGRADED + p] == 1) and s[WRECKED + p * NUM_SHIPS + k] == 0
 
 
 @njit(cache=True)
@@ -502,7 +514,7 @@ def enter_hex(s, m, p, h):
 @njit(cache=True)
 def wreck_candidates(s, p):
     k = 0
-    for ship in range(4):
+    for ship in range(NUM_SHIPS):
         if ship_works(s, p, ship):
             k += 1
     return k
@@ -511,7 +523,7 @@ def wreck_candidates(s, p):
 @njit(cache=True)
 def apply_wreck(s, p, ship):
     """V21: the ship's goods are lost (back to stock) until repaired in Lisbon."""
-    s[WRECKED + p * 4 + ship] = 1
+    s[WRECKED + p * NUM_SHIPS + ship] = 1
     for g in (2 * ship, 2 * ship + 1):
         if s[CUBES + p * NG + g] == 1:
             s[CUBES + p * NG + g] = 0
@@ -527,7 +539,7 @@ def roll_and_wreck(s, p):
     if k == 0:
         return False
     if k == 1:
-        for ship in range(4):
+        for ship in range(NUM_SHIPS):
             if ship_works(s, p, ship):
                 apply_wreck(s, p, ship)
         return False
@@ -877,8 +889,8 @@ def dock_sell(s):
 def dock_finish(s):
     """V46-V47: refit (discs back, wrecks repaired), stay in port, the turn ends."""
     p = s[ACTIVE]
-    for ship in range(4):
-        s[WRECKED + p * 4 + ship] = 0
+    for ship in range(NUM_SHIPS):
+        s[WRECKED + p * NUM_SHIPS + ship] = 0
     s[DOCKED + p] = 1
     end_turn(s)
 
@@ -1052,7 +1064,7 @@ def returns(s, m, out):
 OB_NP, OB_PHASE, OB_ROUND, OB_END, OB_TILES, OB_MYPOS, OB_CARD = 0, 3, 13, 14, 15, 16, 17
 OB_BUDGET, OB_BID, OB_DECK, OB_DISCARD, OB_STOCK, OB_PORTS = 28, 29, 30, 31, 42, 50
 SEAT_HEAD = 7            # present, active, decider, position=1..4
-SEAT_TAIL = 11 + NG + 4  # hemisphere .. hand_size, cubes, wrecks
+SEAT_TAIL = 11 + NG + NUM_SHIPS  # hemisphere .. hand_size, cubes, wrecks
 
 
 def obs_size(num_hexes, num_ports):
@@ -1071,27 +1083,27 @@ def observe(s, m, o, out):
     out[OB_PHASE + s[PHASE]] = 1.0
     out[OB_ROUND] = s[ROUND] / s[MAX_ROUNDS]
     out[OB_END] = s[END_TRIG]
-    out[OB_TILES] = (s[TILES_TOTAL] - s[TILES_TAKEN]) / 5.0
+    out[OB_TILES] = (s[TILES_TOTAL] - s[TILES_TAKEN]) / TILE_SCALE
     for pos in range(n):
         if s[ORDER_ + pos] == o:
             out[OB_MYPOS] = pos / 3.0
     if s[CARD] >= 0:
         out[OB_CARD + s[CARD]] = 1.0
     if s[PHASE] == REACT:
-        out[OB_BUDGET] = s[REACT_BUDGET] / 4.0
-    out[OB_BID] = s[BID_HIGH] / 12.0
-    out[OB_DECK] = s[DECK_SIZE] / 86.0
+        out[OB_BUDGET] = s[REACT_BUDGET] / BUDGET_SCALE
+    out[OB_BID] = s[BID_HIGH] / DISC_SCALE
+    out[OB_DECK] = s[DECK_SIZE] / DECK_SCALE
     for k in range(NK):
-        out[OB_DISCARD + k] = s[DISCARD + k] / 18.0
+        out[OB_DISCARD + k] = s[DISCARD + k] / DISCARD_SCALE
     for g in range(NG):
-        out[OB_STOCK + g] = s[STOCK + g] / 4.0
+        out[OB_STOCK + g] = s[STOCK + g] / STOCK_SCALE
     for port in range(P):
         q = s[DISCOVERED + port]
         if q >= 0:
             out[OB_PORTS + port * MAXP + (q - o) % n] = 1.0
     at = OB_PORTS + P * MAXP
     for k in range(NK):
-        out[at + k] = s[HAND + o * NK + k] / 5.0
+        out[at + k] = s[HAND + o * NK + k] / HAND_SCALE
     at += NK
     for j in range(NT):
         port = s[TARGETS + o * NT + j]
@@ -1114,20 +1126,20 @@ def observe(s, m, o, out):
         out[b + SEAT_HEAD + s[SHIP + p]] = 1.0
         t = b + SEAT_HEAD + H
         out[t] = hexf(m, s[SHIP + p], F_HEMI)
-        out[t + 1] = s[DISCS + p] / 12.0
-        out[t + 2] = available(s, p) / 12.0
-        out[t + 3] = s[BIDS + p] / 12.0
-        out[t + 4] = s[VP + p] / 100.0
+        out[t + 1] = s[DISCS + p] / DISC_SCALE
+        out[t + 2] = available(s, p) / DISC_SCALE
+        out[t + 3] = s[BIDS + p] / DISC_SCALE
+        out[t + 4] = s[VP + p] / VP_SCALE
         out[t + 5] = s[UPGRADED + p]
         out[t + 6] = s[DOCKED + p]
         out[t + 7] = s[ATTACKED + p]
-        out[t + 8] = s[TILES + p] / 5.0
-        out[t + 9] = s[BEST_TILE + p] / 5.0
-        out[t + 10] = hand_total(s, p) / 5.0
+        out[t + 8] = s[TILES + p] / TILE_SCALE
+        out[t + 9] = s[BEST_TILE + p] / TILE_SCALE
+        out[t + 10] = hand_total(s, p) / HAND_SCALE
         for g in range(NG):
             out[t + 11 + g] = s[CUBES + p * NG + g]
-        for k in range(4):
-            out[t + 11 + NG + k] = s[WRECKED + p * 4 + k]
+        for k in range(NUM_SHIPS):
+            out[t + 11 + NG + k] = s[WRECKED + p * NUM_SHIPS + k]
 
 
 # =====================================================================  playouts and batches

@@ -25,7 +25,6 @@ from voyage_env.rules import (
 )
 from voyage_env.state import PHASE_NAMES
 
-ROUND_SCALE = 40.0
 DISC_SCALE = 12.0
 VP_SCALE = 100.0
 HAND_SCALE = 5.0
@@ -85,7 +84,7 @@ def obs_high(voyage_map, num_players: int = MAX_PLAYERS, max_rounds: int = 40) -
     tiles = TILES_BY_PLAYERS[n]
     fixed = {
         "tiles_left": tiles / TILE_SCALE, "my_position": (n - 1) / 3,
-        "react_budget": 4 / BUDGET_SCALE, "bid_high": UPGRADED_DISCS / 12.0,
+        "react_budget": 4 / BUDGET_SCALE, "bid_high": UPGRADED_DISCS / DISC_SCALE,
         "deck_size": sum(CARD_COUNTS) / DECK_SCALE,
         "discs": UPGRADED_DISCS / DISC_SCALE, "available": UPGRADED_DISCS / DISC_SCALE,
         "bid": UPGRADED_DISCS / DISC_SCALE, "vp": vp / VP_SCALE, "tiles": tiles / TILE_SCALE,
