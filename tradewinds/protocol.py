@@ -59,7 +59,6 @@ from tradewinds.pyrng import SplitMix64
 KEY_SALT = 0xD1B54A32D192ED03   # keys for agents and playouts differ from the game's own stream
 
 
-
 def as_key(key) -> np.ndarray:
     """An int32[2] SplitMix64 generator state (tradewinds.rng) from an int seed, or `key`
     itself when it already is one (then calls advance it in place).
