@@ -14,6 +14,7 @@ import numpy as np
 from hansa_env import kernel as K
 from hansa_env.determinize import determinize
 from tradewinds import jit
+from tradewinds.batch import Batch
 
 
 class HansaAux(NamedTuple):
@@ -23,7 +24,7 @@ class HansaAux(NamedTuple):
 AUX = HansaAux(np.zeros(1, dtype=np.int32))
 
 
-class HansaKernels:
+class HansaKernels(Batch):
     """The kernels a `tradewinds.Game` calls (`tradewinds.protocol`), by their protocol
     names. Each attribute is the njit function itself: no wrapper in the call."""
 
@@ -39,18 +40,10 @@ class HansaKernels:
     observe = staticmethod(K.observe)
     # capability random_playout
     random_playout = staticmethod(K.random_playout)
-    # capability batch
-    PARALLEL_MIN = K.PARALLEL_MIN
-    init_batch = staticmethod(K.init_batch)
-    step_batch = staticmethod(K.step_batch)
-    legal_mask_batch = staticmethod(K.legal_mask_batch)
-    observe_batch = staticmethod(K.observe_batch)
-    random_step_batch = staticmethod(K.random_step_batch)
-    random_playout_batch = staticmethod(K.random_playout_batch)
-    random_games = staticmethod(K.random_games)
+    # capability batch: the generic batch kernels (tradewinds.batch.Batch)
 
 
-KERNELS = HansaKernels()
+KERNELS = HansaKernels(AUX, K.STATE_SIZE, K.NUM_ACTIONS)
 CAPABILITIES = frozenset({"random_playout", "batch", "jit"})
 
 

@@ -7,7 +7,7 @@ before applying anything, so an illegal action never touches the state.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from hansa_env import actions as A
 from hansa_env import board as B
@@ -684,110 +684,6 @@ def random_playout(s, key):
     while s[PHASE] != GAME_OVER:
         step(s, random_action(s, mask, key))
         steps += 1
-    return steps
-
-
-# Batches: rows run in parallel (prange) from PARALLEL_MIN rows up; smaller batches run
-# serially in the caller's thread, where waking the worker threads would cost more than
-# the work itself.
-PARALLEL_MIN = 512
-
-
-@njit(cache=True, parallel=True)
-def init_batch(states, num_players, seeds, build_rule, max_rounds):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            init(states[i], num_players, seeds[i], build_rule, max_rounds)
-    else:
-        for i in prange(states.shape[0]):
-            init(states[i], num_players, seeds[i], build_rule, max_rounds)
-
-
-@njit(cache=True, parallel=True)
-def step_batch(states, acts, errors):
-    """step() on every row; errors[i] gets the code for row i."""
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            errors[i] = step(states[i], acts[i])
-    else:
-        for i in prange(states.shape[0]):
-            errors[i] = step(states[i], acts[i])
-
-
-@njit(cache=True, parallel=True)
-def legal_mask_batch(states, masks):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            legal_mask(states[i], masks[i])
-    else:
-        for i in prange(states.shape[0]):
-            legal_mask(states[i], masks[i])
-
-
-@njit(cache=True, parallel=True)
-def observe_batch(states, players, out):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            observe(states[i], players[i], out[i])
-    else:
-        for i in prange(states.shape[0]):
-            observe(states[i], players[i], out[i])
-
-
-@njit(cache=True)
-def random_step_row(s, mask, key, seeds, i, auto_reset, num_players, build_rule, max_rounds):
-    """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
-    step(s, random_action(s, mask, key))
-    if s[PHASE] != GAME_OVER:
-        return 0
-    if auto_reset:
-        seeds[i] += 1
-        init(s, num_players, seeds[i], build_rule, max_rounds)
-    return 1
-
-
-@njit(cache=True, parallel=True)
-def random_step_batch(states, masks, keys, seeds, auto_reset, num_players, build_rule,
-                      max_rounds):
-    """One uniformly random decision per row (masks is a [B, NUM_ACTIONS] scratch buffer).
-    With auto_reset, a finished row restarts with its seed advanced by one. Returns the
-    number of games finished."""
-    finished = 0
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            finished += random_step_row(states[i], masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, build_rule, max_rounds)
-    else:
-        for i in prange(states.shape[0]):
-            finished += random_step_row(states[i], masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, build_rule, max_rounds)
-    return finished
-
-
-@njit(cache=True)
-def random_games(num_players, first_seed, games, build_rule, max_rounds):
-    """Plays `games` random games with seeds first_seed.. on one core; total decisions."""
-    s = np.zeros(STATE_SIZE, dtype=np.int32)
-    key = np.zeros(2, dtype=np.int32)
-    total = 0
-    for g in range(games):
-        init(s, num_players, first_seed + g, build_rule, max_rounds)
-        key[0] = first_seed + g
-        key[1] = 0x5EED
-        total += random_playout(s, key)
-    return total
-
-
-@njit(cache=True, parallel=True)
-def random_playout_batch(states, keys):
-    """random_playout on every row (rows must be initialised); decisions per row."""
-    steps = np.zeros(states.shape[0], dtype=np.int64)
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            steps[i] = random_playout(states[i], keys[i])
-    else:
-        for i in prange(states.shape[0]):
-            steps[i] = random_playout(states[i], keys[i])
     return steps
 
 

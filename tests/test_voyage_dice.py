@@ -534,10 +534,9 @@ def test_heuristic_games_with_dice_end_by_the_rules(n):
 def test_batched_kernels_and_playouts_take_the_option():
     from voyage_env import kernel as K
 
-    m = GAME.aux.m
     seeds = np.arange(8, dtype=np.int64)
     states = np.zeros((8, K.STATE_SIZE), np.int32)
-    K.init_batch(states, m, 3, seeds, 0, 1, 4, 1)
+    GAME.kernels.init_batch(states, 3, seeds, 0, 1, 4, 1)
     for i in range(8):
         np.testing.assert_array_equal(
             states[i], GAME.new_state(3, i, black_ship=True, max_rounds=4, **DICE))
@@ -545,7 +544,8 @@ def test_batched_kernels_and_playouts_take_the_option():
     keys = np.stack([seeds, seeds + 1], axis=1).astype(np.int32)
     finished = 0
     for _ in range(400):
-        finished += K.random_step_batch(states, m, masks, keys, seeds, True, 3, 0, 1, 4, 1)
+        finished += GAME.kernels.random_step_batch(states, masks, keys, seeds, True, 3,
+                                                   0, 1, 4, 1)
     assert finished > 0 and (states[:, K.DICE] == 1).all() and (seeds > np.arange(8)).any()
     opts = GAME.parse_options(**DICE, max_rounds=3)
     assert GAME.kernels.random_games(2, 0, 3, *opts) > 0

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tradewinds import jit
+from tradewinds.batch import Batch
 from voyage_env import kernel as K
 from voyage_env.determinize import determinize
 from voyage_env.routes import plan_tables
@@ -28,17 +29,17 @@ def aux_for(voyage_map) -> VoyageAux:
     return VoyageAux(m, plan_tables(m))
 
 
-class VoyageKernels:
+class VoyageKernels(Batch):
     """The kernels a `tradewinds.Game` calls (`tradewinds.protocol`) on packed map `m`.
     Hot loops inside the package call `K.*` with the map directly."""
 
-    PARALLEL_MIN = K.PARALLEL_MIN
     current_player = staticmethod(K.current_player)
     is_terminal = staticmethod(K.is_terminal)
     is_truncated = staticmethod(K.is_truncated)
 
-    def __init__(self, m: np.ndarray):
-        self.m = m
+    def __init__(self, aux: VoyageAux):
+        super().__init__(aux, K.STATE_SIZE, K.NUM_ACTIONS)
+        self.m = aux.m
 
     def init(self, s, n, seed, simple_deck, black_ship, max_rounds, dice_movement=0):
         K.init(s, self.m, n, seed, simple_deck, black_ship, max_rounds, dice_movement)
@@ -72,27 +73,7 @@ class VoyageKernels:
         n = s[K.NP]
         out[:n] = s[K.ORDER_: K.ORDER_ + n]
 
-    # capability batch
-    def init_batch(self, states, n, seeds, *opts):
-        K.init_batch(states, self.m, n, seeds, *opts)
-
-    def step_batch(self, states, acts, errors):
-        K.step_batch(states, self.m, acts, errors)
-
-    def legal_mask_batch(self, states, masks):
-        K.legal_mask_batch(states, self.m, masks)
-
-    def observe_batch(self, states, players, out):
-        K.observe_batch(states, self.m, players, out)
-
-    def random_step_batch(self, states, masks, keys, seeds, auto_reset, n, *opts):
-        return K.random_step_batch(states, self.m, masks, keys, seeds, auto_reset, n, *opts)
-
-    def random_playout_batch(self, states, keys):
-        return K.random_playout_batch(states, self.m, keys)
-
-    def random_games(self, n, first_seed, games, *opts):
-        return K.random_games(self.m, n, first_seed, games, *opts)
+    # capability batch: the generic batch kernels (tradewinds.batch.Batch)
 
 
 CAPABILITIES = frozenset({"random_playout", "turn_order", "batch", "jit"})

@@ -331,7 +331,7 @@ def make_game(voyage_map=None) -> Game:
     """The Voyage `Game` on a map (the default board when None)."""
     vmap = board.load_map() if voyage_map is None else voyage_map
     aux = aux_for(vmap)
-    kernels = VoyageKernels(aux.m)
+    kernels = VoyageKernels(aux)
     names = tuple(obs_names(len(vmap.current), vmap.port_name))
 
     def render_ansi(state):

@@ -12,7 +12,7 @@ turn starts with 2d6 movement points drawn from the state's generator, held in `
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from tradewinds import jitcache, rng
 from voyage_env import actions as A
@@ -1158,111 +1158,6 @@ def random_playout(s, m, key):
     while s[PHASE] != GAME_OVER:
         step(s, m, random_action(s, m, mask, key))
         steps += 1
-    return steps
-
-
-@njit(cache=True)
-def random_games(m, num_players, first_seed, games, simple_deck, black_ship, max_rounds,
-                 dice_movement=0):
-    s = np.zeros(STATE_SIZE, dtype=np.int32)
-    key = np.zeros(2, dtype=np.int32)
-    total = 0
-    for g in range(games):
-        init(s, m, num_players, first_seed + g, simple_deck, black_ship, max_rounds,
-             dice_movement)
-        key[0] = first_seed + g
-        key[1] = 0x5EED
-        total += random_playout(s, m, key)
-    return total
-
-
-# Batches: rows run in parallel (prange) from PARALLEL_MIN rows up; smaller batches run
-# serially in the caller's thread (see hansa_env/kernel.py).
-PARALLEL_MIN = 512
-
-
-@njit(cache=True, parallel=True)
-def init_batch(states, m, num_players, seeds, simple_deck, black_ship, max_rounds,
-               dice_movement=0):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds,
-                 dice_movement)
-    else:
-        for i in prange(states.shape[0]):
-            init(states[i], m, num_players, seeds[i], simple_deck, black_ship, max_rounds,
-                 dice_movement)
-
-
-@njit(cache=True, parallel=True)
-def step_batch(states, m, acts, errors):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            errors[i] = step(states[i], m, acts[i])
-    else:
-        for i in prange(states.shape[0]):
-            errors[i] = step(states[i], m, acts[i])
-
-
-@njit(cache=True, parallel=True)
-def legal_mask_batch(states, m, masks):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            legal_mask(states[i], m, masks[i])
-    else:
-        for i in prange(states.shape[0]):
-            legal_mask(states[i], m, masks[i])
-
-
-@njit(cache=True, parallel=True)
-def observe_batch(states, m, players, out):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            observe(states[i], m, players[i], out[i])
-    else:
-        for i in prange(states.shape[0]):
-            observe(states[i], m, players[i], out[i])
-
-
-@njit(cache=True)
-def random_step_row(s, m, mask, key, seeds, i, auto_reset, num_players, simple_deck,
-                    black_ship, max_rounds, dice_movement=0):
-    """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
-    step(s, m, random_action(s, m, mask, key))
-    if s[PHASE] != GAME_OVER:
-        return 0
-    if auto_reset:
-        seeds[i] += 1
-        init(s, m, num_players, seeds[i], simple_deck, black_ship, max_rounds, dice_movement)
-    return 1
-
-
-@njit(cache=True, parallel=True)
-def random_step_batch(states, m, masks, keys, seeds, auto_reset, num_players, simple_deck,
-                      black_ship, max_rounds, dice_movement=0):
-    finished = 0
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            finished += random_step_row(states[i], m, masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, simple_deck, black_ship, max_rounds,
-                                        dice_movement)
-    else:
-        for i in prange(states.shape[0]):
-            finished += random_step_row(states[i], m, masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, simple_deck, black_ship, max_rounds,
-                                        dice_movement)
-    return finished
-
-
-@njit(cache=True, parallel=True)
-def random_playout_batch(states, m, keys):
-    steps = np.zeros(states.shape[0], dtype=np.int64)
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            steps[i] = random_playout(states[i], m, keys[i])
-    else:
-        for i in prange(states.shape[0]):
-            steps[i] = random_playout(states[i], m, keys[i])
     return steps
 
 

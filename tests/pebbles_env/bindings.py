@@ -17,7 +17,9 @@ from typing import NamedTuple
 import numpy as np
 
 from pebbles_env import kernel as K
+from pebbles_env.state import STATE_SIZE
 from tradewinds import jit
+from tradewinds.batch import Batch
 
 
 class PebblesAux(NamedTuple):
@@ -46,7 +48,7 @@ jit.bind(
 )
 
 
-class PebblesKernels:
+class PebblesKernels(Batch):
     """The kernels a `tradewinds.Game` calls, by their protocol names."""
 
     init = staticmethod(K.init)
@@ -61,16 +63,8 @@ class PebblesKernels:
     observe = staticmethod(K.observe)
     # capability random_playout
     random_playout = staticmethod(K.random_playout)
-    # capability batch
-    PARALLEL_MIN = K.PARALLEL_MIN
-    init_batch = staticmethod(K.init_batch)
-    step_batch = staticmethod(K.step_batch)
-    legal_mask_batch = staticmethod(K.legal_mask_batch)
-    observe_batch = staticmethod(K.observe_batch)
-    random_step_batch = staticmethod(K.random_step_batch)
-    random_playout_batch = staticmethod(K.random_playout_batch)
-    random_games = staticmethod(K.random_games)
+    # capability batch: the generic batch kernels (tradewinds.batch.Batch)
 
 
-KERNELS = PebblesKernels()
+KERNELS = PebblesKernels(AUX, STATE_SIZE, K.NUM_ACTIONS)
 CAPABILITIES = frozenset({"random_playout", "batch", "jit"})   # no turn_order: seat order

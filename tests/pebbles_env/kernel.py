@@ -14,7 +14,7 @@ off the disk instead: see `pebbles_env.bindings`).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from pebbles_env.state import (
     CARD,
@@ -28,7 +28,6 @@ from pebbles_env.state import (
     PILE,
     PILE_SIZE,
     RNG,
-    STATE_SIZE,
     TAKEN,
     TURNS,
 )
@@ -174,100 +173,6 @@ def random_playout(s, key):
         step(s, rng.pick_set(mask, key))
         steps += 1
     return steps
-
-
-PARALLEL_MIN = 512      # rows from which the batch kernels use prange
-
-
-@njit(cache=True, parallel=True)
-def init_batch(states, num_players, seeds, pile, open_cards):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            init(states[i], num_players, seeds[i], pile, open_cards)
-    else:
-        for i in prange(states.shape[0]):
-            init(states[i], num_players, seeds[i], pile, open_cards)
-
-
-@njit(cache=True, parallel=True)
-def step_batch(states, acts, errors):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            errors[i] = step(states[i], acts[i])
-    else:
-        for i in prange(states.shape[0]):
-            errors[i] = step(states[i], acts[i])
-
-
-@njit(cache=True, parallel=True)
-def legal_mask_batch(states, masks):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            legal_mask(states[i], masks[i])
-    else:
-        for i in prange(states.shape[0]):
-            legal_mask(states[i], masks[i])
-
-
-@njit(cache=True, parallel=True)
-def observe_batch(states, players, out):
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            observe(states[i], players[i], out[i])
-    else:
-        for i in prange(states.shape[0]):
-            observe(states[i], players[i], out[i])
-
-
-@njit(cache=True)
-def random_step_row(s, mask, key, seeds, i, auto_reset, num_players, pile, open_cards):
-    """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
-    legal_mask(s, mask)
-    step(s, rng.pick_set(mask, key))
-    if s[DECIDER] >= 0:
-        return 0
-    if auto_reset:
-        seeds[i] += 1
-        init(s, num_players, seeds[i], pile, open_cards)
-    return 1
-
-
-@njit(cache=True, parallel=True)
-def random_step_batch(states, masks, keys, seeds, auto_reset, num_players, pile, open_cards):
-    finished = 0
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            finished += random_step_row(states[i], masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, pile, open_cards)
-    else:
-        for i in prange(states.shape[0]):
-            finished += random_step_row(states[i], masks[i], keys[i], seeds, i, auto_reset,
-                                        num_players, pile, open_cards)
-    return finished
-
-
-@njit(cache=True, parallel=True)
-def random_playout_batch(states, keys):
-    steps = np.zeros(states.shape[0], dtype=np.int64)
-    if states.shape[0] < PARALLEL_MIN:
-        for i in range(states.shape[0]):
-            steps[i] = random_playout(states[i], keys[i])
-    else:
-        for i in prange(states.shape[0]):
-            steps[i] = random_playout(states[i], keys[i])
-    return steps
-
-
-@njit(cache=True)
-def random_games(num_players, first_seed, games, pile, open_cards):
-    s = np.zeros(STATE_SIZE, dtype=np.int32)
-    key = np.zeros(2, dtype=np.int32)
-    total = 0
-    for g in range(games):
-        init(s, num_players, first_seed + g, pile, open_cards)
-        key[0], key[1] = first_seed + g, 0x5EED
-        total += random_playout(s, key)
-    return total
 
 
 jitcache.refresh(globals())
