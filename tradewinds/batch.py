@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from tradewinds import jit, jitcache, rng
+from tradewinds.kernels import random_action, random_playout
 
 PARALLEL_MIN = 512
 
@@ -57,24 +58,6 @@ def observe_batch(aux, states, players, out):
     else:
         for i in prange(states.shape[0]):
             jit.observe(aux, states[i], players[i], out[i])
-
-
-@njit(cache=True)
-def random_action(aux, s, mask, key):
-    """A uniformly random legal action, drawn from the generator at key[0:2]."""
-    jit.legal_mask(aux, s, mask)
-    return rng.pick_set(mask, key)
-
-
-@njit(cache=True)
-def random_playout(aux, s, key, num_actions):
-    """Uniformly random legal actions to the end; returns the number of decisions."""
-    mask = np.zeros(num_actions, dtype=np.int8)
-    steps = 0
-    while not jit.is_terminal(aux, s):
-        jit.step(aux, s, random_action(aux, s, mask, key))
-        steps += 1
-    return steps
 
 
 @njit(cache=True)
