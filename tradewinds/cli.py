@@ -1,5 +1,5 @@
-"""The `tradewinds` command line: demo, fpa (first-player advantage), ladder, match, play,
-train, bench.
+"""The `tradewinds` command line: demo, fpa (first-player advantage), ladder, match,
+evaluate, play, train, bench.
 
 Errors are one line on stderr naming what was wrong, with exit status 2 (bad arguments,
 bad database or output paths, unknown games, agents or options), checked before any game
@@ -206,6 +206,20 @@ def match(args) -> int:
     return 0
 
 
+def evaluate(args) -> int:
+    """Rate an agent against the fixed opponent ladder (tradewinds/evaluate.py)."""
+    from tradewinds.evaluate import EvaluateConfig, run_evaluate
+
+    config = EvaluateConfig(
+        game=args.game, agent=args.agent, players=args.players, games=args.games,
+        base_seed=args.seed, ladder=args.ladder, db=Path(args.db), out=args.out,
+        name=args.name, workers=args.workers, chunk_size=args.chunk_size,
+        progress=not args.no_progress, command="tradewinds " + " ".join(args.argv))
+    args.stored_before = _stored_games(args.db)
+    run_evaluate(config)
+    return 0
+
+
 def play(args) -> int:
     """A human seat against agents in the terminal."""
     from tradewinds.play import play as play_game
@@ -306,6 +320,7 @@ def _add_common(p, *, db_default: Path, what: str) -> None:
 
 def build_parser() -> ArgumentParser:
     from tradewinds import __version__
+    from tradewinds.evaluate import DEFAULT_DB as EVALUATE_DB
     from tradewinds.fpa import DEFAULT_DB as FPA_DB
     from tradewinds.ladder import DEFAULT_DB as LADDER_DB
     from tradewinds.ladder import DEFAULT_LEVELS as LADDER_LEVELS
@@ -401,6 +416,45 @@ def build_parser() -> ArgumentParser:
                    help="openskill model (default plackett_luce)")
     _add_common(p, db_default=MATCH_DB, what="JSON and markdown")
     p.set_defaults(func=match)
+
+    p = sub.add_parser(
+        "evaluate", help="rate an agent against the fixed opponent ladder (Elo, random = 0)",
+        description="Plays --games games of the agent against every member of the game's "
+        "opponent ladder (tradewinds/ladders/<game>_<N>p.json: random, heuristic, IS-MCTS "
+        "budgets, the shipped PPO policy, each with a fixed rating, random = 0) with the "
+        "seats rotated and fixed seeds, into the results database (resuming), then fits "
+        "the agent's Elo rating with the ladder's ratings held fixed and prints it with a "
+        "95% interval, the win rate against each opponent with a Wilson 95% interval, "
+        "and writes JSON (naming the ladder version) and markdown. See "
+        "docs/benchmarking.md; refit a ladder with python -m tradewinds.evaluate fit.")
+    p.add_argument("game", type=game_name, help="game name: hansa or voyage")
+    p.add_argument("--agent", required=True, metavar="NAME",
+                   help="the agent to rate: a registered name (heuristic, mcts:200, ppo), "
+                   "ppo:<path to model.zip>, or module:attribute naming a factory "
+                   "(called as factory(game=...), returns an object with act())")
+    p.add_argument("--players", type=int, default=2, help="player count (default 2; a "
+                   "ladder file must exist for it)")
+    p.add_argument("--games", type=int_at_least(1), default=100,
+                   help="games against each ladder opponent (default 100); the interval "
+                   "narrows as 1/sqrt(games)")
+    p.add_argument("--ladder", default=None, metavar="PATH",
+                   help="a ladder file (default: the shipped one for the game and players)")
+    p.add_argument("--name", default=None, help="file stem of the JSON and markdown "
+                   "(default evaluate_<game>_<agent>_<players>p)")
+    p.add_argument("--db", default=str(EVALUATE_DB),
+                   help=f"SQLite results file, created if missing; rerunning resumes from it "
+                   f"(default {EVALUATE_DB})")
+    p.add_argument("--out", default=None, help="directory for the JSON and markdown "
+                   "(default: the db's directory); checked before any game is played")
+    p.add_argument("--workers", type=int_at_least(1), default=None,
+                   help="worker processes (default: all cores)")
+    p.add_argument("--seed", type=int_at_least(0), default=0,
+                   help="base seed: against ladder member j, game i uses seed + j * 10**9 "
+                   "+ i (default 0)")
+    p.add_argument("--chunk-size", type=int_at_least(1), default=None,
+                   help="games per worker task (default: about 4 tasks per worker)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=evaluate)
 
     p = sub.add_parser(
         "play", help="play a game yourself against agents in the terminal",
