@@ -3,15 +3,22 @@
     python -m benchmarks.soak --games 10000              # both games, the full soak
     python -m benchmarks.soak --games 300 --heuristic-games 30 --game voyage
     python -m benchmarks.soak --replay voyage:random:123  # one game again, in this process
+    python -m benchmarks.soak --games 10000 --minutes 45  # as much of it as fits in 45 min
 
 For each game (Hansa, Voyage) it plays `--games` uniformly random games and
 `--heuristic-games` games of the heuristic agent in every seat (`agents.heuristic
 .HeuristicAgent`: the game's njit strategy on a determinization of the real state), with
-the kernel (`Game` methods, the checked entry points) and the reference (`reference.py`)
-in lockstep. At **every** step `first_difference` compares the full state vector (named
-by field), the legal masks, the current player, terminal flags, scores, winners and every
-seat's observation; at the end the truncation flag and the returns. A game stops at its
-first disagreement, which is reported with its seed and step.
+the kernel and the reference (`reference.py`) in lockstep. At **every** step
+`first_difference` compares the full state vector (named by field), the legal masks, the
+current player, terminal flags, scores, winners and every seat's observation; at the end
+the truncation flag and the returns. A game stops at its first disagreement, which is
+reported with its seed and step.
+
+The kernel side runs through the raw kernels (`game.kernels`, no per-call wrappers) on
+the states they made: each game's first and last state pass `validate_state`, and every
+compared state first equals the reference's and passes the kernels' structural check, so
+no call can crash on it. The references compute what all seats share once per step
+(`observations()`) and give their state as a list of ints (`state_values()`).
 
 Game `i` of a kind has `2 + i % 3` players and the option set `option_sets(game)[(i // 3)
 % len(sets)]` (every combination of the game's choice options that `parse_options`
@@ -21,10 +28,12 @@ too. Random actions come from `random.Random(seed)` over the legal actions (asce
 the heuristic's from `numpy.random.default_rng(seed)`: a disagreement replays exactly.
 
 Work is spread over processes (`--workers`, default all cores; 1 runs in this process)
-in chunks of games, with a rich progress bar. The summary gives games and steps compared
-per game, kind and option set, and the wall time; the exit status is 1 when any game
-disagreed. `tests/test_soak.py` runs a sample in the default suite and the full counts
-as a slow test.
+in chunks of games, with a rich progress bar; the chunks of every (game, kind) are
+interleaved, so a run stopped by `--minutes` (or Ctrl-C) has done the same share of each
+and reports the games it finished. The summary gives games and steps compared per game,
+kind and option set, and the wall time; the exit status is 1 when any game disagreed.
+`tests/test_soak.py` runs a sample in the default suite and the full counts as a slow
+test; benchmarks/results/soak.md has the last full run.
 """
 
 from __future__ import annotations
@@ -67,48 +76,113 @@ def differing_fields(layout, a: np.ndarray, b: np.ndarray) -> dict:
             if not np.array_equal(layout.view(a, name), layout.view(b, name))}
 
 
+class Comparison:
+    """`first_difference` for one game, with its buffers: the raw kernels
+    (`game.kernels`) write into arrays made once (refilled with a value no kernel writes,
+    so an entry left unwritten differs), and the two sides are compared as lists or bytes
+    first; only a mismatch is looked at value by value (so 0.0 and -0.0 stay equal, as
+    `np.array_equal` has them) and named. After a call that reached the legal mask,
+    `mask` holds the kernel's legal mask of the state compared and `legal` its legal
+    action ids (ascending)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.kernels = game.kernels
+        self.mask = np.zeros(game.num_actions, dtype=np.int8)
+        self.legal: list = []
+        self.obs = np.zeros(game.obs_size, dtype=np.float32)
+        self.seats = np.zeros(game.max_players, dtype=np.int64)
+
+    def __call__(self, state: np.ndarray, ref, observations: bool = True) -> str | None:
+        game, k = self.game, self.kernels
+        if hasattr(ref, "state_values"):      # the reference's state as a list of ints
+            same = state.tolist() == ref.state_values()
+        else:
+            same = state.tobytes() == ref.to_state().tobytes()
+        if not same:
+            other = ref.to_state()
+            if not np.array_equal(state, other):
+                layout = game.checks.layout
+                return f"state: {differing_fields(layout, state, other)} (kernel, reference)"
+        game.checked(state, play=True)  # the kernels' structural check: raw calls are safe
+        n = int(state[0])
+        mask = self.mask
+        mask.fill(2)                          # an entry the kernel leaves unwritten shows
+        k.legal_mask(state, mask)
+        self.legal = np.flatnonzero(mask).tolist()
+        if not (hasattr(ref, "legal_actions") and self.legal == ref.legal_actions()):
+            km, rm = mask.astype(bool), np.asarray(ref.legal_mask(), dtype=bool)
+            if not np.array_equal(km, rm):
+                only_k = [game.action_name(a) for a in np.flatnonzero(km & ~rm)]
+                only_r = [game.action_name(a) for a in np.flatnonzero(rm & ~km)]
+                return f"legal mask: kernel only {only_k}, reference only {only_r}"
+        kp, rp = int(k.current_player(state)), ref.current_player()
+        if kp != rp:
+            return f"current player: kernel {kp}, reference {rp}"
+        over = bool(k.is_terminal(state))
+        if over != ref.is_terminal():
+            return f"terminal: kernel {over}, reference {ref.is_terminal()}"
+        seats = self.seats
+        seats[:] = 0
+        k.scores(state, seats)
+        ks, rs = seats[:n].tolist(), [int(x) for x in ref.scores()]
+        if ks != rs:
+            return f"scores: kernel {ks}, reference {rs}"
+        seats[:] = 0
+        k.winners(state, seats)
+        kw, rw = np.flatnonzero(seats[:n]).tolist(), list(ref.winners())
+        if kw != rw:
+            return f"winners: kernel {kw}, reference {rw}"
+        if observations:
+            seen = (ref.observations() if hasattr(ref, "observations")
+                    else [ref.observe(p) for p in range(n)])
+            ko = self.obs
+            for p in range(n):
+                ko.fill(np.nan)               # an entry left unwritten differs
+                k.observe(state, p, ko)
+                ro = np.asarray(seen[p], dtype=np.float32)
+                if ko.tobytes() != ro.tobytes() and not np.array_equal(ko, ro):
+                    bad = np.flatnonzero(ko != ro)[:8]
+                    return f"observation of seat {p}: " + ", ".join(
+                        f"{game.obs_names[i]} kernel {ko[i]} reference {ro[i]}" for i in bad)
+        if over:
+            kt = bool(k.is_truncated(state))
+            if kt != ref.is_truncated():
+                return f"truncated: kernel {kt}, reference {ref.is_truncated()}"
+            kr = np.zeros(game.max_players, dtype=np.float64)
+            k.returns(state, kr)
+            kr, rr = kr[:n], np.asarray(ref.returns(), dtype=np.float64)
+            if kr.shape != rr.shape or not np.allclose(kr, rr):
+                return f"returns: kernel {kr.tolist()}, reference {rr.tolist()}"
+        return None
+
+
+_COMPARISONS: dict = {}
+
+
+def comparison(game) -> Comparison:
+    """The `Comparison` of `game` (made once per game object)."""
+    c = _COMPARISONS.get(id(game))
+    if c is None or c.game is not game:
+        c = _COMPARISONS[id(game)] = Comparison(game)
+    return c
+
+
 def first_difference(game, state: np.ndarray, ref, observations: bool = True) -> str | None:
     """None when the kernel state `state` of `game` and the reference game `ref` agree on
     everything the players and the protocol can see; else what differs first: the state
     vector (by field), the legal mask (by action name), the current player, the terminal
     flag, scores, winners, the observation of a seat (by entry name; `observations=False`
-    skips them), and for a finished game the truncation flag and the returns."""
-    other = ref.to_state()
-    if not np.array_equal(state, other):
-        layout = game.checks.layout
-        return f"state: {differing_fields(layout, state, other)} (kernel, reference)"
-    km = game.legal_mask(state).astype(bool)
-    rm = np.asarray(ref.legal_mask(), dtype=bool)
-    if not np.array_equal(km, rm):
-        only_k = [game.action_name(a) for a in np.flatnonzero(km & ~rm)]
-        only_r = [game.action_name(a) for a in np.flatnonzero(rm & ~km)]
-        return f"legal mask: kernel only {only_k}, reference only {only_r}"
-    if game.current_player(state) != ref.current_player():
-        return f"current player: kernel {game.current_player(state)}, " \
-               f"reference {ref.current_player()}"
-    over = game.is_terminal(state)
-    if over != ref.is_terminal():
-        return f"terminal: kernel {over}, reference {ref.is_terminal()}"
-    ks, rs = [int(x) for x in game.scores(state)], [int(x) for x in ref.scores()]
-    if ks != rs:
-        return f"scores: kernel {ks}, reference {rs}"
-    if game.winners(state) != list(ref.winners()):
-        return f"winners: kernel {game.winners(state)}, reference {ref.winners()}"
-    if observations:
-        for p in range(int(state[0])):
-            ko, ro = game.observe(state, p), np.asarray(ref.observe(p), dtype=np.float32)
-            if not np.array_equal(ko, ro):
-                bad = np.flatnonzero(ko != ro)[:8]
-                return f"observation of seat {p}: " + ", ".join(
-                    f"{game.obs_names[i]} kernel {ko[i]} reference {ro[i]}" for i in bad)
-    if over:
-        if game.is_truncated(state) != ref.is_truncated():
-            return f"truncated: kernel {game.is_truncated(state)}, " \
-                   f"reference {ref.is_truncated()}"
-        kr, rr = game.returns(state), np.asarray(ref.returns(), dtype=np.float64)
-        if not np.allclose(kr, rr):
-            return f"returns: kernel {kr.tolist()}, reference {rr.tolist()}"
-    return None
+    skips them), and for a finished game the truncation flag and the returns.
+
+    The kernel side is asked through the raw kernels (`game.kernels`) once the state has
+    equalled the reference's and passed the game's structural check (`Game.checked`), so
+    no query can crash on it; a state from anywhere is fine."""
+    if not (type(state) is np.ndarray and state.dtype == np.int32
+            and state.shape == (game.state_size,) and state.flags.c_contiguous
+            and state.flags.writeable):
+        state = game.checked(state, play=True)   # ValueError, or a plain copy
+    return comparison(game)(state, ref, observations)
 
 
 # ---------------------------------------------------------------------- the games
@@ -216,28 +290,35 @@ def play(sp: Spec, observations: bool = True) -> Outcome:
     game = registry.game(sp.name)
     out = Outcome(sp.tag, sp.name, sp.kind, sp.num_players, label(sp.options), sp.seed,
                   capped=sp.capped)
-    state = game.new_state(sp.num_players, sp.seed, **sp.options)
-    ref = reference(sp.name, sp.num_players, sp.seed, sp.options)
     rnd = random.Random(sp.seed)
     arng = np.random.default_rng(sp.seed)
     agent = _heuristic(sp.name) if sp.kind == "heuristic" else None
+    compare = comparison(game)
+    kernel_step = game.kernels.step
     step = 0
     try:
+        state = game.new_state(sp.num_players, sp.seed, **sp.options)
+        ref = reference(sp.name, sp.num_players, sp.seed, sp.options)
+        game.validate_state(state)           # once; then every step through the raw kernels
         while True:
-            diff = first_difference(game, state, ref, observations)
+            diff = compare(state, ref, observations)
             if diff is not None:
                 out.difference, out.at_step = diff, step
                 break
             if ref.is_terminal():
                 out.truncated = bool(ref.is_truncated())
+                game.validate_state(state)   # the final state too
                 break
-            mask = game.legal_mask(state)    # equal to the reference's (compared above)
-            if agent is None:
-                a = rnd.choice(np.flatnonzero(mask).tolist())
+            if agent is None:                # the kernel's legal actions, as the reference's
+                a = rnd.choice(compare.legal)
             else:
-                a = agent.act(None, mask, arng, state=state)
-            game.step(state, a)
-            ref.step(a)
+                a = agent.act(None, compare.mask, arng, state=state)
+            code = kernel_step(state, a)
+            if code != 0:
+                out.difference, out.at_step = (f"kernel refused {game.action_name(a)}: "
+                                               f"error code {code}"), step
+                break
+            ref.step(a)                      # raises ValueError for an illegal action
             step += 1
     except Exception as e:  # noqa: BLE001 - an engine raising is a disagreement too
         out.difference = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}"
@@ -260,6 +341,8 @@ class Summary:
     rows: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
     disagreements: list = field(default_factory=list)
     wall: float = 0.0
+    planned: dict = field(default_factory=dict)   # {(game, kind): games asked for}
+    stopped: str | None = None    # why the run ended before every planned game, if it did
 
     def add(self, o: dict) -> None:
         row = self.rows[(o["name"], o["kind"], o["label"], o["num_players"])]
@@ -279,6 +362,9 @@ class Summary:
 
     def to_json(self) -> dict:
         return {"wall_seconds": self.wall,
+                "planned": [{"game": g, "kind": k, "games": c}
+                            for (g, k), c in sorted(self.planned.items())],
+                "stopped": self.stopped,
                 "rows": [{"game": g, "kind": k, "options": lab, "players": n, "games": r[0],
                           "steps": r[1], "truncated": r[2]}
                          for (g, k, lab, n), r in sorted(self.rows.items())],
@@ -286,25 +372,32 @@ class Summary:
 
 
 def tasks(games: dict, base_seed: int = 0, chunk: int = CHUNK) -> list:
-    """Worker tasks (name, kind, start, stop, seed) for {(game, kind): count}, the long
-    random Voyage games first so the pool finishes evenly."""
+    """Worker tasks (name, kind, start, stop, seed) for {(game, kind): count}, interleaved
+    so that every (game, kind) advances at the same pace (a run stopped early by its time
+    limit has done the same share of each), the long random Voyage games first among
+    equals."""
     out = []
     for (name, kind), count in games.items():
         for start in range(0, count, chunk):
             out.append((name, kind, start, min(count, start + chunk), base_seed))
     weight = {("voyage", "random"): 0, ("hansa", "random"): 1}
-    out.sort(key=lambda t: (weight.get((t[0], t[1]), 2), t[2]))
+    counts = dict(games)
+    out.sort(key=lambda t: (t[2] // chunk * chunk / counts[(t[0], t[1])],
+                            weight.get((t[0], t[1]), 2), t[2]))
     return out
 
 
 def soak(games: dict, workers: int = 0, base_seed: int = 0, progress: bool = False,
-         chunk: int = CHUNK) -> Summary:
+         chunk: int = CHUNK, minutes: float | None = None) -> Summary:
     """Play {(game, kind): count} games in lockstep over `workers` processes (0: every
-    core; 1: in this process)."""
+    core; 1: in this process). With `minutes`, stop taking new results once that much
+    time has passed (`Summary.stopped` says so; Ctrl-C stops the same way): the summary
+    then holds the games finished."""
     work = tasks(games, base_seed, chunk)
     total = sum(games.values())
-    summary = Summary()
+    summary = Summary(planned=dict(games))
     t0 = time.perf_counter()
+    deadline = None if minutes is None else t0 + 60.0 * minutes
     workers = workers or os.cpu_count() or 1
     bar = None
     log_every, last_log = 60.0, [t0]           # without a terminal: a status line a minute
@@ -350,14 +443,25 @@ def soak(games: dict, workers: int = 0, base_seed: int = 0, progress: bool = Fal
                 if o["difference"] is not None:
                     print(f"DISAGREEMENT {describe(o)}", flush=True)
 
+    def out_of_time() -> bool:
+        if deadline is not None and time.perf_counter() >= deadline:
+            summary.stopped = f"time limit of {minutes:g} minutes"
+        return summary.stopped is not None
+
     try:
         if workers == 1:
             for t in work:
+                if out_of_time():
+                    break
                 collect(_play_chunk(t))
         else:
-            with mp.get_context("spawn").Pool(workers) as pool:
+            with mp.get_context("spawn").Pool(workers) as pool:   # leaving it terminates
                 for results in pool.imap_unordered(_play_chunk, work):
                     collect(results)
+                    if out_of_time():
+                        break
+    except KeyboardInterrupt:
+        summary.stopped = "interrupted"
     finally:
         if bar is not None:
             bar.stop()
@@ -385,6 +489,11 @@ def report(summary: Summary) -> None:
     for (name, kind), (g, s, tr) in sorted(summary.totals().items()):
         console.print(f"{name} {kind}: {g:,} games, {s:,} steps compared, {tr:,} truncated")
     console.print(f"wall time {summary.wall:,.1f} s")
+    if summary.stopped:
+        done = {k: v[0] for k, v in summary.totals().items()}
+        console.print(f"[yellow]stopped early ({summary.stopped}):[/] " + ", ".join(
+            f"{g} {k} {done.get((g, k), 0):,} of {c:,}"
+            for (g, k), c in sorted(summary.planned.items())))
     if summary.disagreements:
         console.print(f"[red]{len(summary.disagreements)} games disagree[/]")
         for o in summary.disagreements:
@@ -403,6 +512,8 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--json", help="also write the summary as JSON to this path")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop after this many minutes and report the games finished")
     ap.add_argument("--replay", help="GAME:KIND:INDEX: play that one game here and report")
     args = ap.parse_args(argv)
     if args.replay:
@@ -416,7 +527,7 @@ def main(argv=None) -> int:
     names = GAMES if args.game == "both" else (args.game,)
     games = {(name, kind): count for name in names
              for kind, count in (("random", args.games), ("heuristic", heur)) if count > 0}
-    summary = soak(games, args.workers, args.seed, progress=True)
+    summary = soak(games, args.workers, args.seed, progress=True, minutes=args.minutes)
     report(summary)
     if args.json:
         with open(args.json, "w") as f:

@@ -11,6 +11,7 @@ Token types are `colour * 3 + (barrels - 1)` (board.py); hands are counts per ty
 from __future__ import annotations
 
 import copy
+import operator
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from hansa_env.observation import (
 from hansa_env.state import (
     ACTIONS,
     GAME_OVER,
+    LAYOUT,
     LOSS,
     MAX_SUPPLY,
     PHASE_NAMES,
@@ -36,7 +38,6 @@ from hansa_env.state import (
     STATE_SIZE,
     TAX,
     StateView,
-    new_state,
 )
 from tradewinds.pyrng import SplitMix64
 
@@ -48,6 +49,27 @@ BUILD_RULES = ("barrels", "per_stall")
 # the build is made token by token and may go on while fewer than this many are placed.
 PER_STALL_LIMIT = 3
 OBS_NAMES = tuple(obs_names())
+OBS_INDEX = {name: i for i, name in enumerate(OBS_NAMES)}
+# the entries of one seat's block ("p{r}:<field>", as seen from the observer at distance r)
+SEAT_FIELDS = tuple(name[len("p0:"):] for name in OBS_NAMES if name.startswith("p0:"))
+SEAT_FIELD_INDEX = {field: k for k, field in enumerate(SEAT_FIELDS)}
+SEAT_ENTRIES = [np.array([OBS_INDEX[f"p{r}:{field}"] for field in SEAT_FIELDS])
+                for r in range(B.MAX_PLAYERS)]
+# a block of consecutive entries is written as a slice (the same entries, faster)
+SEAT_SLOTS = [slice(int(e[0]), int(e[-1]) + 1) if (np.diff(e) == 1).all() else e
+              for e in SEAT_ENTRIES]
+# observation entry and field names built once (observe looks them up by name)
+SHIP_ENTRIES = tuple(f"ship@{city}" for city in B.CITIES)
+WAREHOUSE_ENTRIES = tuple(tuple(f"wh:{B.CITIES[city]}/{k}:{token}" for token in B.TOKEN_NAMES)
+                          for city, k in B.WAREHOUSES)     # [slot][token type]
+PILE_ENTRIES = tuple(f"pile{k + 1}_size" for k in range(B.NUM_PILES))
+SALE_ENTRIES = tuple(f"sale:{token}" for token in B.TOKEN_NAMES)
+LOSS_ENTRIES = tuple(f"loss_colour={colour}" for colour in B.COLOURS)
+IN_PLAY_ENTRIES = tuple(f"colour_in_play:{colour}" for colour in B.COLOURS)
+STALL_FIELDS = tuple(f"stalls@{city}" for city in B.CITIES)
+HAND_FIELDS = tuple(f"hand:{token}" for token in B.TOKEN_NAMES)
+SOLD_FIELDS = tuple(f"sold:{token}" for token in B.TOKEN_NAMES)
+AT = {name: f.offset for name, f in LAYOUT.fields.items()}   # state field -> first index
 # Cities reachable from each city along a one-way route (H15, HA1).
 ROUTES_FROM = {
     c: tuple(sorted(B.CITIES.index(b) for a, b in B.ROUTES if a == name))
@@ -73,6 +95,22 @@ def types_of_colour(colour: int) -> range:
 def full_count(token: int) -> int:
     """How many tokens of this type exist (4 / 5 / 4 by barrels, H2)."""
     return B.TOKENS_PER_BARREL[token % 3]
+
+
+# H29: a sold token scores 1 VP plus its barrels.
+SOLD_VP = tuple(1 + barrels_of(t) for t in range(NUM_TYPES))
+# Action id -> (kind, argument): the kind is the id block's first id (see `_decode`).
+ACTION_BLOCKS = ((A.SETUP, NUM_CITIES), (A.SAIL, NUM_CITIES), (A.BUY, B.NUM_WAREHOUSES),
+                 (A.BUILD, NUM_TYPES), (A.SELL_ADD, NUM_TYPES), (A.DISCARD, NUM_TYPES))
+DECODED = tuple(next(((start, a - start) for start, count in ACTION_BLOCKS
+                      if start <= a < start + count), (a, None))
+                for a in range(A.NUM_ACTIONS))
+# The kinds of action each phase allows.
+ALLOWED = {
+    SETUP: (A.SETUP,), REFILL: (A.REFILL, A.SKIP_REFILL),
+    ACTIONS: (A.SAIL, A.BUY, A.BUILD, A.SELL_ADD, A.END_ACTIONS),
+    SELLING: (A.SELL_ADD, A.SELL_DONE), LOSS: (A.DISCARD,), TAX: (A.DISCARD,),
+}
 
 
 class Player:
@@ -241,12 +279,7 @@ class HansaGame:
     @staticmethod
     def _decode(action: int) -> tuple:
         """(kind, argument) of an action id; the kind is the id block's first id."""
-        for start, count in ((A.SETUP, NUM_CITIES), (A.SAIL, NUM_CITIES),
-                             (A.BUY, B.NUM_WAREHOUSES), (A.BUILD, NUM_TYPES),
-                             (A.SELL_ADD, NUM_TYPES), (A.DISCARD, NUM_TYPES)):
-            if start <= action < start + count:
-                return start, action - start
-        return action, None
+        return DECODED[action]
 
     def _illegal_reason(self, action: int) -> str | None:
         """Why `action` is illegal now, or None if it is legal."""
@@ -255,12 +288,7 @@ class HansaGame:
         if phase == GAME_OVER:
             return "the game is over"
         p = self.players[self.current_player()]
-        allowed = {
-            SETUP: (A.SETUP,), REFILL: (A.REFILL, A.SKIP_REFILL),
-            ACTIONS: (A.SAIL, A.BUY, A.BUILD, A.SELL_ADD, A.END_ACTIONS),
-            SELLING: (A.SELL_ADD, A.SELL_DONE), LOSS: (A.DISCARD,), TAX: (A.DISCARD,),
-        }[phase]
-        if kind not in allowed:
+        if kind not in ALLOWED[phase]:
             return f"not allowed in phase {PHASE_NAMES[phase]} (seat {p.seat} to decide)"
         here = B.CITIES[self.ship]
         if kind == A.SETUP:
@@ -499,15 +527,12 @@ class HansaGame:
 
     def scores(self) -> list[int]:
         """H29: held 1 VP, sold 1 + barrels, city 2 VP (4 VP if alone there)."""
-        result = []
-        for p in self.players:
-            vp = p.held() + sum(k * (1 + barrels_of(t)) for t, k in enumerate(p.sold))
-            for c in range(NUM_CITIES):
-                if p.stalls[c]:
-                    alone = all(not q.stalls[c] for q in self.players if q is not p)
-                    vp += 4 if alone else 2
-            result.append(vp)
-        return result
+        vp = [p.held() + sum(map(operator.mul, p.sold, SOLD_VP)) for p in self.players]
+        for c in range(NUM_CITIES):
+            present = [p.seat for p in self.players if p.stalls[c]]
+            for seat in present:
+                vp[seat] += 4 if len(present) == 1 else 2
+        return vp
 
     def winners(self) -> list[int]:
         """H30: most VP, then most stalls on the board; remaining ties share."""
@@ -528,50 +553,78 @@ class HansaGame:
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
                 or not 0 <= player < n:
             raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
-        obs = dict.fromkeys(OBS_NAMES, 0.0)
+        return self._view_of(int(player), self._shared_view(), self._seat_blocks())
+
+    def observations(self) -> list[np.ndarray]:
+        """`observe(p)` of every seat p, the parts all seats see alike computed once."""
+        shared, blocks = self._shared_view(), self._seat_blocks()
+        return [self._view_of(p, shared, blocks) for p in range(self.num_players)]
+
+    def _view_of(self, player: int, shared: np.ndarray, blocks: list) -> np.ndarray:
+        """Seat `player`'s observation: the shared entries, its seat number and every seat's
+        block, relative to it (`p0` is the observer, `p1` the next seat, ...)."""
+        obs = shared.copy()
+        obs[OBS_INDEX["my_seat/3"]] = player / 3
+        for r in range(self.num_players):
+            obs[SEAT_SLOTS[r]] = blocks[(player + r) % self.num_players]
+        return obs
+
+    def _shared_view(self) -> np.ndarray:
+        """The entries that are the same for every observer (the seat blocks left at 0)."""
+        obs = np.zeros(len(OBS_NAMES), dtype=np.float32)
 
         def put(name: str, value: float) -> None:
-            if name not in obs:
-                raise KeyError(f"unknown observation entry {name!r}")
-            obs[name] = float(value)
+            obs[OBS_INDEX[name]] = value              # KeyError for an unknown entry
 
-        put(f"num_players={n}", 1)
+        put(f"num_players={self.num_players}", 1)
         put(f"phase={PHASE_NAMES[self.phase]}", 1)
-        put("my_seat/3", player / 3)
         put("round/max_rounds", self.round / self.max_rounds)
         put("end_triggered", self.end_triggered)
         put("acted_here", self.acted_here)
         put("build_count/3", self.build_count / PER_STALL_LIMIT)
-        put(f"ship@{B.CITIES[self.ship]}", 1)
+        put(SHIP_ENTRIES[self.ship], 1)
         for slot, token in enumerate(self.market.warehouse):
             if token is not None:
-                city, k = B.WAREHOUSES[slot]
-                put(f"wh:{B.CITIES[city]}/{k}:{B.TOKEN_NAMES[token]}", 1)
+                put(WAREHOUSE_ENTRIES[slot][token], 1)
         for k in range(B.NUM_PILES):
-            put(f"pile{k + 1}_size", self.market.pile_left(k) / PILE_SCALE)
+            put(PILE_ENTRIES[k], self.market.pile_left(k) / PILE_SCALE)
         for t in range(NUM_TYPES):
-            put(f"sale:{B.TOKEN_NAMES[t]}", self.sale[t] / TOKEN_SCALE)
+            if self.sale[t]:
+                put(SALE_ENTRIES[t], self.sale[t] / TOKEN_SCALE)
         if self.phase == LOSS:
-            put(f"loss_colour={B.COLOURS[self.loss_colour]}", 1)
+            put(LOSS_ENTRIES[self.loss_colour], 1)
         for c in range(NUM_COLOURS):
-            put(f"colour_in_play:{B.COLOURS[c]}", self.colour_in_play[c])
+            put(IN_PLAY_ENTRIES[c], self.colour_in_play[c])
+        return obs
+
+    def _seat_blocks(self) -> list[np.ndarray]:
+        """Each seat's block of entries (`SEAT_FIELDS`), the same whoever observes it."""
         vp = self.scores()
         over = self.phase == GAME_OVER
-        for r in range(n):
-            q = self.players[(player + r) % n]
-            pre = f"p{r}:"
-            put(pre + "present", 1)
-            put(pre + "active", not over and q.seat == self.active)
-            put(pre + "decider", q.seat == self.current_player())
-            put(pre + "money", q.money / MONEY_SCALE)
-            put(pre + "stall_supply", q.stall_supply / STALL_SCALE)
+        decider = self.current_player()
+        blocks = []
+        for q in self.players:
+            block = np.zeros(len(SEAT_FIELDS), dtype=np.float32)
+
+            def put(field: str, value: float, block=block) -> None:
+                block[SEAT_FIELD_INDEX[field]] = value  # KeyError for an unknown field
+
+            put("present", 1)
+            put("active", not over and q.seat == self.active)
+            put("decider", q.seat == decider)
+            put("money", q.money / MONEY_SCALE)
+            put("stall_supply", q.stall_supply / STALL_SCALE)
             for c in range(NUM_CITIES):
-                put(f"{pre}stalls@{B.CITIES[c]}", q.stalls[c] / STALL_SCALE)
+                if q.stalls[c]:
+                    put(STALL_FIELDS[c], q.stalls[c] / STALL_SCALE)
             for t in range(NUM_TYPES):
-                put(f"{pre}hand:{B.TOKEN_NAMES[t]}", q.hand[t] / TOKEN_SCALE)
-                put(f"{pre}sold:{B.TOKEN_NAMES[t]}", q.sold[t] / TOKEN_SCALE)
-            put(pre + "score", vp[q.seat] / SCORE_SCALE)
-        return np.array([obs[name] for name in OBS_NAMES], dtype=np.float32)
+                if q.hand[t]:
+                    put(HAND_FIELDS[t], q.hand[t] / TOKEN_SCALE)
+                if q.sold[t]:
+                    put(SOLD_FIELDS[t], q.sold[t] / TOKEN_SCALE)
+            put("score", vp[q.seat] / SCORE_SCALE)
+            blocks.append(block)
+        return blocks
 
     # ----------------------------------------------------------------- state vector
 
@@ -580,41 +633,47 @@ class HansaGame:
 
     def to_state(self) -> np.ndarray:
         """The kernel-layout int32 vector (state.py), every field filled."""
-        s = new_state()
-        v = StateView(s)
-        v.num_players = self.num_players
-        v.phase = self.phase
-        v.active = self.active
-        v.decider = self.current_player()
-        v.ship = self.ship
-        v.acted_here = int(self.acted_here)
-        v.build_count = self.build_count
-        v.round = self.round
-        v.turns = self.turns
-        v.end_triggered = int(self.end_triggered)
-        v.setup_step = self.setup_step
-        v.build_rule = BUILD_RULES.index(self.build_rule)
-        v.max_rounds = self.max_rounds
-        v.truncated = int(self.truncated)
-        v.supply_drawn = self.market.drawn
-        v.loss_colours = self.loss_colours
-        v.loss_next = self.loss_next
-        v.loss_pending = self.loss_pending
-        v.loss_seat = self.loss_seat
-        v.loss_colour = self.loss_colour
-        v.rng = self.rng.words()
+        return np.array(self.state_values(), dtype=np.int32)
+
+    def state_values(self) -> list[int]:
+        """`to_state()` as a list of ints, written by field offset (this runs at every step
+        of the differential tests, which compare it with the kernel's `state.tolist()`)."""
+        s = [0] * STATE_SIZE
+        scalars = {
+            "num_players": self.num_players, "phase": self.phase, "active": self.active,
+            "decider": self.current_player(), "ship": self.ship,
+            "acted_here": int(self.acted_here), "build_count": self.build_count,
+            "round": self.round, "turns": self.turns, "end_triggered": int(self.end_triggered),
+            "setup_step": self.setup_step, "build_rule": BUILD_RULES.index(self.build_rule),
+            "max_rounds": self.max_rounds, "truncated": int(self.truncated),
+            "supply_drawn": self.market.drawn, "loss_colours": self.loss_colours,
+            "loss_next": self.loss_next, "loss_pending": self.loss_pending,
+            "loss_seat": self.loss_seat, "loss_colour": self.loss_colour,
+        }
+        for name, value in scalars.items():
+            s[AT[name]] = value
+        lists = {   # written from the field's first entry (token types in type order)
+            "rng": self.rng.words(),
+            "sale": self.sale,
+            "removed": self.removed,
+            "colour_in_play": [int(x) for x in self.colour_in_play],
+            "warehouse": [-1 if t is None else t for t in self.market.warehouse],
+            "pile_end": self.market.pile_end,
+            "supply": self.market.supply + [-1] * (MAX_SUPPLY - len(self.market.supply)),
+        }
+        for name, values in lists.items():
+            s[AT[name]: AT[name] + len(values)] = values
         for p in self.players:
-            v.money[p.seat] = p.money
-            v.stall_supply[p.seat] = p.stall_supply
-            v.stalls[:, p.seat] = p.stalls
-            v.hand[p.seat] = np.reshape(p.hand, (NUM_COLOURS, 3))
-            v.sold[p.seat] = np.reshape(p.sold, (NUM_COLOURS, 3))
-        v.sale = np.reshape(self.sale, (NUM_COLOURS, 3))
-        v.removed = np.reshape(self.removed, (NUM_COLOURS, 3))
-        v.colour_in_play = [int(x) for x in self.colour_in_play]
-        v.warehouse = [-1 if t is None else t for t in self.market.warehouse]
-        v.pile_end = self.market.pile_end
-        v.supply = self.market.supply + [-1] * (MAX_SUPPLY - len(self.market.supply))
+            i = p.seat
+            s[AT["money"] + i] = p.money
+            s[AT["stall_supply"] + i] = p.stall_supply
+            # stalls[city, seat]: one column per seat
+            s[AT["stalls"] + i: AT["stalls"] + NUM_CITIES * B.MAX_PLAYERS: B.MAX_PLAYERS] = \
+                p.stalls
+            s[AT["hand"] + i * NUM_TYPES: AT["hand"] + (i + 1) * NUM_TYPES] = p.hand
+            s[AT["sold"] + i * NUM_TYPES: AT["sold"] + (i + 1) * NUM_TYPES] = p.sold
+        if len(s) != STATE_SIZE:
+            raise AssertionError(f"state_values wrote {len(s)} entries, not {STATE_SIZE}")
         return s
 
     @classmethod

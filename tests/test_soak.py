@@ -66,6 +66,49 @@ def test_first_difference_names_what_differs():
     assert "state: {'vp'" in soak.first_difference(GAME, t, ref)
 
 
+def test_the_fast_paths_still_name_what_differs(monkeypatch):
+    """The comparison looks at lists and bytes first (legal ids, observation bytes); what
+    they catch is named as before, and bytes that differ with equal values (-0.0) agree."""
+    from voyage_env import GAME
+    from voyage_env.reference import VoyageGame
+
+    s = GAME.new_state(3, 2, black_ship=True)
+    ref = VoyageGame(3, 2, black_ship=True)
+    legal, seen = ref.legal_actions(), ref.observations()
+    monkeypatch.setattr(ref, "legal_actions", lambda: legal[1:])
+    assert soak.first_difference(GAME, s, ref) == (
+        f"legal mask: kernel only ['{GAME.action_name(legal[0])}'], reference only []")
+    monkeypatch.setattr(ref, "legal_actions", lambda: legal)
+    zero = int(np.flatnonzero(seen[1] == 0)[0])
+    signed = [o.copy() for o in seen]
+    signed[1][zero] = -0.0
+    monkeypatch.setattr(ref, "observations", lambda: signed)
+    assert soak.first_difference(GAME, s, ref) is None
+    signed[1][zero] = 0.5
+    assert soak.first_difference(GAME, s, ref) == (
+        f"observation of seat 1: {GAME.obs_names[zero]} kernel 0.0 reference 0.5")
+
+
+@pytest.mark.parametrize("name", soak.GAMES)
+def test_the_references_shortcuts_equal_their_plain_answers(name):
+    """What the soak asks the references for (every seat's observation at once, the state
+    as a list) equals observe(p) per seat and to_state()."""
+    import random
+
+    rnd = random.Random(3)
+    ref = soak.reference(name, 3, 3, {})
+    for _ in range(150):
+        assert ref.state_values() == ref.to_state().tolist()
+        together = ref.observations()
+        assert len(together) == 3
+        for p in range(3):
+            assert together[p].dtype == np.float32
+            assert together[p].tobytes() == ref.observe(p).tobytes()
+        if ref.is_terminal():
+            break
+        ref.step(rnd.choice(ref.legal_actions()))
+
+
 def test_a_planted_disagreement_is_reported_with_seed_and_step(monkeypatch, capsys):
     real = soak.reference
 
@@ -100,10 +143,25 @@ def test_the_summary_counts_games_and_steps():
     assert sum(r["games"] for r in rows) == 3 and np.isfinite(summary.wall)
 
 
+def test_a_time_limit_stops_the_run_and_says_so(capsys):
+    games = {("hansa", "random"): 30, ("voyage", "heuristic"): 3}
+    work = soak.tasks(games)
+    assert {t[:2] for t in work[:2]} == {("hansa", "random"), ("voyage", "heuristic")}, \
+        "every (game, kind) starts at once"
+    summary = soak.soak(games, workers=1, minutes=0)
+    assert summary.stopped == "time limit of 0 minutes" and not summary.totals()
+    assert summary.to_json()["planned"] == [{"game": "hansa", "kind": "random", "games": 30},
+                                            {"game": "voyage", "kind": "heuristic",
+                                             "games": 3}]
+    soak.report(summary)
+    assert "stopped early (time limit of 0 minutes): hansa random 0 of 30" in \
+        capsys.readouterr().out
+
+
 @pytest.mark.slow
 def test_the_full_soak_agrees():
-    """10,000 random and 1,000 heuristic games per game, every step compared (about two
-    hours on two cores)."""
+    """10,000 random and 1,000 heuristic games per game, every step compared (about 15
+    minutes on two free cores; benchmarks/results/soak.md has the last run)."""
     games = {(name, kind): count for name in soak.GAMES
              for kind, count in (("random", 10_000), ("heuristic", 1_000))}
     summary = soak.soak(games)

@@ -53,7 +53,6 @@ from voyage_env.state import (
     UPGRADE,
     WRECK,
     StateView,
-    new_state,
 )
 
 NUM_GOODS = len(B.GOODS)
@@ -69,6 +68,21 @@ MY_HAND_ENTRIES = tuple(f"my_hand:{c}" for c in R.CARD_KINDS)
 STOCK_ENTRIES = tuple(f"stock:{g}" for g in B.GOODS)
 CUBE_FIELDS = tuple(f"cube:{g}" for g in B.GOODS)
 WRECK_FIELDS = tuple(f"wrecked:ship{k + 1}" for k in range(R.NUM_SHIPS))
+# Action id -> (kind, argument): the kind is the id block's first id (see `_decode`).
+ACTION_BLOCKS = ((A.BID, R.UPGRADED_DISCS), (A.ORDER, 4), (A.MOVE, 6), (A.SHIELD, 6),
+                 (A.BLACK, 6), (A.PLAY, NUM_KINDS), (A.WRECK, R.NUM_SHIPS),
+                 (A.UPGRADE, NUM_GOODS))
+DECODED = tuple(next(((start, a - start) for start, count in ACTION_BLOCKS
+                      if start <= a < start + count), (a, None))
+                for a in range(A.NUM_ACTIONS))
+# The kinds of action each phase allows.
+ALLOWED = {
+    BID: (A.BID_PASS, A.BID), ORDER: (A.ORDER,),
+    MOVE: (A.MOVE, A.SHIELD, A.BLACK, A.DOCK, A.STOP), REACT: (A.MOVE, A.STOP),
+    PLAY: (A.PLAY,), WRECK: (A.WRECK,), UPGRADE: (A.UPGRADE, A.UPGRADE_SKIP),
+    MONASTERY: (A.MONASTERY_TAKE, A.MONASTERY_SELL),
+    CARDS: (A.CARDS_TOP_UP, A.CARDS_NEW),
+}
 
 
 def _is_int(x) -> bool:
@@ -138,6 +152,21 @@ class Board:
         self.seat_obs_index = [
             {name[len(f"p{r}:"):]: i for name, i in self.obs_index.items()
              if name.startswith(f"p{r}:")} for r in range(R.MAX_PLAYERS)]
+        # entries named by port or hex, looked up once
+        self.port_by_entry = [[self.obs_index[f"port:{name}:by=p{r}"]
+                               for r in range(R.MAX_PLAYERS)] for name in self.port_name]
+        self.my_target_entry = [self.obs_index[f"my_target:{name}"] for name in self.port_name]
+        self.black_entry = [self.obs_index[f"black@{h}"] for h in range(self.num_hexes)]
+        # one seat's block of entries: its fields, and where the block of relative seat r is
+        self.seat_fields = tuple(self.seat_obs_index[0])
+        self.seat_field_index = {field: k for k, field in enumerate(self.seat_fields)}
+        self.ship_field = [self.seat_field_index[f"ship@{h}"] for h in range(self.num_hexes)]
+        self.seat_entries = [np.array([self.seat_obs_index[r][field]
+                                       for field in self.seat_fields])
+                             for r in range(R.MAX_PLAYERS)]
+        # a block of consecutive entries is written as a slice (the same entries, faster)
+        self.seat_slots = [slice(int(e[0]), int(e[-1]) + 1) if (np.diff(e) == 1).all() else e
+                           for e in self.seat_entries]
 
     def step_is_free(self, hex_from: int, direction: int) -> bool:
         """V15, VA29: a step is free iff the hex being left has a current arrow that way."""
@@ -439,12 +468,7 @@ class VoyageGame:
     @staticmethod
     def _decode(action: int) -> tuple:
         """(kind, argument) of an action id; the kind is the id block's first id."""
-        for start, count in ((A.BID, R.UPGRADED_DISCS), (A.ORDER, 4), (A.MOVE, 6),
-                             (A.SHIELD, 6), (A.BLACK, 6), (A.PLAY, NUM_KINDS),
-                             (A.WRECK, R.NUM_SHIPS), (A.UPGRADE, NUM_GOODS)):
-            if start <= action < start + count:
-                return start, action - start
-        return action, None
+        return DECODED[action]
 
     def _step_cost(self, hex_from: int, direction: int, target: int, shield: bool) -> int:
         """V15-V18, VA27: 1 unless the step follows a current, +1 onto a pirate hex unless a
@@ -462,14 +486,7 @@ class VoyageGame:
         kind, arg = self._decode(action)
         seat = self.current_player()
         p = self.players[seat]
-        allowed = {
-            BID: (A.BID_PASS, A.BID), ORDER: (A.ORDER,),
-            MOVE: (A.MOVE, A.SHIELD, A.BLACK, A.DOCK, A.STOP), REACT: (A.MOVE, A.STOP),
-            PLAY: (A.PLAY,), WRECK: (A.WRECK,), UPGRADE: (A.UPGRADE, A.UPGRADE_SKIP),
-            MONASTERY: (A.MONASTERY_TAKE, A.MONASTERY_SELL),
-            CARDS: (A.CARDS_TOP_UP, A.CARDS_NEW),
-        }[ph]
-        if kind not in allowed:
+        if kind not in ALLOWED[ph]:
             return f"not allowed in phase {PHASE_NAMES[ph]} (seat {seat} to decide)"
         if ph == MOVE and p.available == 0 and kind not in (A.DOCK, A.STOP):
             return "no disc left: the ship moves no further, only dock or stop (V48c, VA21)"
@@ -1053,6 +1070,42 @@ class VoyageGame:
         n = self.num_players
         if not _is_int(player) or not 0 <= player < n:
             raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
+        return self._view_of(int(player), self._public_view(), self._seat_blocks())
+
+    def observations(self) -> list[np.ndarray]:
+        """`observe(p)` of every seat p, the public parts computed once."""
+        public, blocks = self._public_view(), self._seat_blocks()
+        return [self._view_of(p, public, blocks) for p in range(self.num_players)]
+
+    def _view_of(self, player: int, public: np.ndarray, blocks: list) -> np.ndarray:
+        """Seat `player`'s observation: the public entries, what only `player` sees (his
+        hand, his target cards) or sees relative to himself (his position, who discovered
+        each port), and every seat's block (`p0` is the observer, `p1` the next seat, ...)."""
+        n = self.num_players
+        b = self.board
+        out = public.copy()
+        index = b.obs_index
+
+        def put(name: str, value: float) -> None:
+            if value:                      # every entry starts at 0
+                out[index[name]] = value
+
+        put("my_position", self.order.index(player) / 3)
+        for port, seat in enumerate(self.discovered):
+            if seat >= 0:                  # "port:<name>:by=p<seat relative to player>"
+                out[b.port_by_entry[port][(seat - player) % n]] = 1
+        me = self.players[player]
+        for k in range(NUM_KINDS):
+            put(MY_HAND_ENTRIES[k], me.hand[k] / HAND_SCALE)
+        for port in me.targets:
+            if port >= 0:
+                out[b.my_target_entry[port]] = 1     # "my_target:<name>"
+        for r in range(n):
+            out[b.seat_slots[r]] = blocks[(player + r) % n]
+        return out
+
+    def _public_view(self) -> np.ndarray:
+        """The entries every seat sees alike (the rest left at 0)."""
         b = self.board
         out = np.zeros(len(b.obs_names), dtype=np.float32)
         index = b.obs_index
@@ -1061,14 +1114,11 @@ class VoyageGame:
             if value:                      # every entry starts at 0
                 out[index[name]] = value
 
-        over = self.phase == GAME_OVER
-        decider = self.current_player()
-        put(f"num_players={n}", 1)
+        put(f"num_players={self.num_players}", 1)
         put(f"phase={PHASE_NAMES[self.phase]}", 1)
         put("round/max_rounds", self.round / self.max_rounds)
         put("end_triggered", self.end_triggered)
         put("tiles_left", (self.tiles_total - self.tiles_taken) / TILE_SCALE)
-        put("my_position", self.order.index(player) / 3)
         if self.card >= 0:
             put(CARD_ENTRIES[self.card], 1)
         if self.phase == REACT:
@@ -1079,46 +1129,45 @@ class VoyageGame:
             put(DISCARD_ENTRIES[k], self.deck.discard[k] / DISCARD_SCALE)
         for g in range(NUM_GOODS):
             put(STOCK_ENTRIES[g], self.stock[g] / STOCK_SCALE)
-        for port, seat in enumerate(self.discovered):
-            if seat >= 0:
-                put(f"port:{b.port_name[port]}:by=p{(seat - player) % n}", 1)
-        me = self.players[player]
-        for k in range(NUM_KINDS):
-            put(MY_HAND_ENTRIES[k], me.hand[k] / HAND_SCALE)
-        for port in me.targets:
-            if port >= 0:
-                put(f"my_target:{b.port_name[port]}", 1)
         if self.black_hex >= 0:
-            put(f"black@{self.black_hex}", 1)
-        for r in range(n):
-            q = self.players[(player + r) % n]
-            seat = b.seat_obs_index[r]      # the entries "p{r}:<field>"
-
-            def put_seat(field: str, value: float, seat=seat) -> None:
-                if value:
-                    out[seat[field]] = value
-
-            put_seat("present", 1)
-            put_seat("active", not over and q.seat == self.active)
-            put_seat("decider", q.seat == decider)
-            put_seat(f"position={self.order.index(q.seat) + 1}", 1)
-            put_seat(f"ship@{q.ship}", 1)
-            put_seat("hemisphere", b.hemisphere[q.ship])
-            put_seat("discs", q.discs / DISC_SCALE)
-            put_seat("available", q.available / DISC_SCALE)
-            put_seat("bid", q.bid / DISC_SCALE)
-            put_seat("vp", q.vp / VP_SCALE)
-            put_seat("upgraded", q.upgraded)
-            put_seat("docked", q.docked)
-            put_seat("attacked", q.attacked)
-            put_seat("tiles", q.tiles / TILE_SCALE)
-            put_seat("best_tile", q.best_tile / TILE_SCALE)
-            put_seat("hand_size", q.hand_size() / HAND_SCALE)
-            for g in range(NUM_GOODS):
-                put_seat(CUBE_FIELDS[g], q.cubes[g])
-            for k in range(R.NUM_SHIPS):
-                put_seat(WRECK_FIELDS[k], q.wrecked[k])
+            out[b.black_entry[self.black_hex]] = 1   # "black@<hex>"
         return out
+
+    def _seat_blocks(self) -> list[np.ndarray]:
+        """Each seat's block of entries (`Board.seat_fields`), the same whoever observes it."""
+        b = self.board
+        over = self.phase == GAME_OVER
+        decider = self.current_player()
+        blocks = []
+        for q in self.players:
+            block = np.zeros(len(b.seat_fields), dtype=np.float32)
+
+            def put(field: str, value: float, block=block) -> None:
+                if value:
+                    block[b.seat_field_index[field]] = value
+
+            put("present", 1)
+            put("active", not over and q.seat == self.active)
+            put("decider", q.seat == decider)
+            put(f"position={self.order.index(q.seat) + 1}", 1)
+            block[b.ship_field[q.ship]] = 1                   # "ship@<hex>"
+            put("hemisphere", b.hemisphere[q.ship])
+            put("discs", q.discs / DISC_SCALE)
+            put("available", q.available / DISC_SCALE)
+            put("bid", q.bid / DISC_SCALE)
+            put("vp", q.vp / VP_SCALE)
+            put("upgraded", q.upgraded)
+            put("docked", q.docked)
+            put("attacked", q.attacked)
+            put("tiles", q.tiles / TILE_SCALE)
+            put("best_tile", q.best_tile / TILE_SCALE)
+            put("hand_size", q.hand_size() / HAND_SCALE)
+            for g in range(NUM_GOODS):
+                put(CUBE_FIELDS[g], q.cubes[g])
+            for k in range(R.NUM_SHIPS):
+                put(WRECK_FIELDS[k], q.wrecked[k])
+            blocks.append(block)
+        return blocks
 
     def observation_names(self) -> tuple:
         return self.board.obs_names
@@ -1129,9 +1178,13 @@ class VoyageGame:
         return copy.deepcopy(self, memo={id(self.board): self.board})
 
     def to_state(self) -> np.ndarray:
-        """The kernel-layout int32 vector (state.py), every field filled (written by field
-        offset: this runs at every step of the differential tests)."""
-        s = new_state()
+        """The kernel-layout int32 vector (state.py), every field filled."""
+        return np.array(self.state_values(), dtype=np.int32)
+
+    def state_values(self) -> list[int]:
+        """`to_state()` as a list of ints, written by field offset (this runs at every step
+        of the differential tests, which compare it with the kernel's `state.tolist()`)."""
+        s = [0] * STATE_SIZE
         n = self.num_players
         scalars = {
             "num_players": n, "phase": self.phase, "decider": self.current_player(),
@@ -1176,6 +1229,8 @@ class VoyageGame:
                               ("wrecked", p.wrecked)):
                 at = AT[name] + i * len(row)
                 s[at: at + len(row)] = row
+        if len(s) != STATE_SIZE:
+            raise AssertionError(f"state_values wrote {len(s)} entries, not {STATE_SIZE}")
         return s
 
     @classmethod
