@@ -243,8 +243,8 @@ def test_evaluating_a_member_skips_itself(tiny, tmp_path):
 
 @pytest.mark.parametrize("argv, text", [
     (["evaluate", "hansa", "--agent", "nosuch"], "unknown agent 'nosuch'"),
-    (["evaluate", "hansa", "--agent", "random", "--players", "4"],
-     "no ladder for hansa with 4 players"),
+    (["evaluate", "voyage", "--agent", "random", "--players", "4"],
+     "no ladder for voyage with 4 players"),
     (["evaluate", "hansa", "--agent", "no_such_module_x:Agent"], "cannot import module"),
     (["evaluate", "hansa", "--agent", "random", "--ladder", "/nonexistent/l.json"],
      "no such file"),
