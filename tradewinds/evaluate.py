@@ -53,13 +53,13 @@ from tradewinds import arena, rating_fit
 from tradewinds.match import (
     SEED_STRIDE,
     _jsonable,
-    _play,
     check_writable_dir,
     lineups,
+    play_studies,
     safe_stem,
 )
 from tradewinds.stats import wilson_interval
-from tradewinds.store import Store, canonical_json
+from tradewinds.store import canonical_json
 
 LADDER_DIR = Path(__file__).parent / "ladders"
 DEFAULT_DB = Path("results") / "evaluate.sqlite"
@@ -241,38 +241,6 @@ def _import(module: str):
 # -------------------------------------------------------------------------- playing
 
 
-def play_studies(studies: Sequence[arena.Study], counts: Sequence[int], db: Path,
-                 workers: int | None, progress: bool, label: str, console,
-                 chunk_size: int | None = None) -> dict:
-    """Play games 0..counts[j]-1 of every study (the stored ones are skipped), chunks
-    interleaved across studies; returns ``{"rows": [rows of study j], "played",
-    "already", "workers", "run_ids"}``."""
-    from tradewinds.fpa import progress_bar
-
-    total = int(sum(counts))
-    with Store(db) as store:
-        run_ids = [store.run_id(s.identity(), arena.versions()) for s in studies]
-        todo = []
-        for rid, c in zip(run_ids, counts, strict=True):
-            done = store.done_indices(rid)
-            todo.append([i for i in range(c) if i not in done])
-        total_todo = sum(len(t) for t in todo)
-        with arena.make_backend("local", workers) as be, progress_bar(console, progress) as bar:
-            jobs = []
-            for j, (study, rid, t) in enumerate(zip(studies, run_ids, todo, strict=True)):
-                size = chunk_size or arena.default_chunk_size(study, total_todo, be.workers)
-                for k in range(0, len(t), size):
-                    jobs.append(((k // size, j), rid, study, t[k:k + size]))
-            jobs.sort(key=lambda x: x[0])
-            task = bar.add_task(label, total=total, completed=total - total_todo)
-            played = _play(be, store, [x[1:] for x in jobs],
-                           lambda rows: bar.advance(task, len(rows)))
-            workers_used = be.workers
-        rows = [store.games(rid, below=c) for rid, c in zip(run_ids, counts, strict=True)]
-    return {"rows": rows, "played": played, "already": total - total_todo,
-            "workers": workers_used, "run_ids": run_ids}
-
-
 def _check_count(flag: str, value, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{flag} must be an integer >= {minimum}, got {value!r}")
@@ -317,8 +285,8 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
                                   base_seed=base_seed + j * SEED_STRIDE)
                for j, up in enumerate(ups)]
     t0 = time.perf_counter()
-    res = play_studies(studies, [games] * len(studies), Path(db), workers, progress,
-                       f"{game} {n}p ladder fit", console)
+    res = play_studies(studies, [games] * len(studies), Path(db), workers=workers,
+                       progress=progress, label=f"{game} {n}p ladder fit", console=console)
     elapsed = time.perf_counter() - t0
     rows = [r for rs in res["rows"] for r in rs]
     pairs = rating_fit.comparisons(rows)
@@ -452,8 +420,9 @@ def run_evaluate(config: EvaluateConfig, console=None) -> dict:
         check_writable_dir(c.out, "--out")
     stale = stale_members(ladder)
     t0 = time.perf_counter()
-    res = play_studies(studies, [c.games] * len(studies), c.db, c.workers, c.progress,
-                       f"{c.agent} vs {ladder['version']}", console, c.chunk_size)
+    res = play_studies(studies, [c.games] * len(studies), c.db, workers=c.workers,
+                       progress=c.progress, label=f"{c.agent} vs {ladder['version']}",
+                       console=console, chunk_size=c.chunk_size)
     elapsed = time.perf_counter() - t0
     report = summarize(c, ladder, opponents, studies, res["rows"], stale)
     report.update({"command": c.command or " ".join(sys.argv), "db": str(c.db),

@@ -256,12 +256,50 @@ def _play(backend, store, jobs, on_rows) -> int:
     return played
 
 
+def play_studies(studies: Sequence[arena.Study], counts: Sequence[int], db, *,
+                 label: str, console, progress: bool = True, backend: str = "local",
+                 workers: int | None = None, address: str | None = None,
+                 chunk_size: int | None = None, order=None) -> dict:
+    """Play games 0..counts[j]-1 of every study into the store at `db` (stored ones are
+    skipped) under one progress bar. Chunks are submitted in the order of
+    ``order(j, chunk_number, chunk)`` (default: chunk by chunk across the studies). Returns
+    ``{"rows": [stored rows of study j], "played", "already", "workers", "run_ids"}``."""
+    from tradewinds.fpa import progress_bar
+
+    order = order or (lambda j, number, chunk: (number, j))
+    total = int(sum(counts))
+    with Store(db) as store:
+        run_ids = [store.run_id(s.identity(), arena.versions()) for s in studies]
+        todo = []
+        for rid, c in zip(run_ids, counts, strict=True):
+            done = store.done_indices(rid)
+            todo.append([i for i in range(c) if i not in done])
+        total_todo = sum(len(t) for t in todo)
+        try:
+            be = arena.make_backend(backend, workers, address)
+        except RuntimeError as e:           # e.g. --backend ray without Ray installed
+            raise ValueError(str(e)) from None
+        with be, progress_bar(console, progress) as bar:
+            jobs = []
+            for j, (study, rid, t) in enumerate(zip(studies, run_ids, todo, strict=True)):
+                size = chunk_size or arena.default_chunk_size(study, total_todo, be.workers)
+                for k in range(0, len(t), size):
+                    chunk = t[k:k + size]
+                    jobs.append((order(j, k // size, chunk), rid, study, chunk))
+            jobs.sort(key=lambda x: x[0])
+            task = bar.add_task(label, total=total, completed=total - total_todo)
+            played = _play(be, store, [x[1:] for x in jobs],
+                           lambda rows: bar.advance(task, len(rows)))
+            workers_used = be.workers
+        rows = [store.games(rid, below=c) for rid, c in zip(run_ids, counts, strict=True)]
+    return {"rows": rows, "played": played, "already": total - total_todo,
+            "workers": workers_used, "run_ids": run_ids}
+
+
 def run_match(config: MatchConfig, console=None) -> dict:
     """Validate, play (resuming), rate, print, and write JSON and markdown; returns the
     report (also the JSON's content)."""
     from rich.console import Console
-
-    from tradewinds.fpa import progress_bar
 
     console = console or Console()
     studies = config.validate()
@@ -271,42 +309,23 @@ def run_match(config: MatchConfig, console=None) -> dict:
     n, num_orbits = config.players, len(studies)
     counts = orbit_games(num_orbits, n, config.games)
     t0 = time.perf_counter()
-    with Store(config.db) as store:
-        run_ids = [store.run_id(s.identity(), arena.versions()) for s in studies]
-        todo = []
-        for rid, c in zip(run_ids, counts, strict=True):
-            done = store.done_indices(rid)
-            todo.append([i for i in range(c) if i not in done])
-        total_todo = sum(len(t) for t in todo)
-        try:
-            be = arena.make_backend(config.backend, config.workers, config.address)
-        except RuntimeError as e:           # e.g. --backend ray without Ray installed
-            raise ValueError(str(e)) from None
-        with be, progress_bar(console, config.progress) as bar:
-            jobs = []
-            for j, (study, rid, t) in enumerate(zip(studies, run_ids, todo, strict=True)):
-                size = config.chunk_size or arena.default_chunk_size(
-                    study, total_todo, be.workers)
-                for k in range(0, len(t), size):
-                    chunk = t[k:k + size]
-                    jobs.append((match_index(j, chunk[0], num_orbits, n), rid, study, chunk))
-            jobs.sort(key=lambda x: x[0])
-            task = bar.add_task(f"{config.game} {n}p match", total=config.games,
-                                completed=config.games - total_todo)
-            played = _play(be, store, [j[1:] for j in jobs],
-                           lambda rows: bar.advance(task, len(rows)))
-            workers_used = be.workers
-        rows = []
-        for j, (rid, c) in enumerate(zip(run_ids, counts, strict=True)):
-            for r in store.games(rid, below=c):
-                r["match_index"] = match_index(j, r["game_index"], num_orbits, n)
-                rows.append(r)
+    res = play_studies(studies, counts, config.db, label=f"{config.game} {n}p match",
+                       console=console, progress=config.progress, backend=config.backend,
+                       workers=config.workers, address=config.address,
+                       chunk_size=config.chunk_size,
+                       order=lambda j, number, chunk: match_index(j, chunk[0], num_orbits, n))
+    played, workers_used, run_ids = res["played"], res["workers"], res["run_ids"]
+    rows = []
+    for j, study_rows in enumerate(res["rows"]):
+        for r in study_rows:
+            r["match_index"] = match_index(j, r["game_index"], num_orbits, n)
+            rows.append(r)
     rows.sort(key=lambda r: r["match_index"])
     elapsed = time.perf_counter() - t0
     report = summarize(config, studies, counts, rows)
     report.update({
         "command": config.command or " ".join(sys.argv), "db": str(config.db),
-        "played_now": played, "already_stored": config.games - total_todo,
+        "played_now": played, "already_stored": res["already"],
         "elapsed": elapsed, "backend": config.backend, "workers": workers_used,
         "run_ids": run_ids, "versions": arena.versions(),
     })
