@@ -96,7 +96,8 @@ def export(model, path: Path, metadata: dict) -> None:
     of the size) and `metadata` (game, players, command) in ``<path>.json``."""
     policy = model.policy
     saved = policy.optimizer
-    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=1e-4,
+    policy.optimizer = policy.optimizer_class(policy.parameters(),
+                                              lr=saved.param_groups[0]["lr"],
                                               **policy.optimizer_kwargs)
     try:
         save_model(model, path)
