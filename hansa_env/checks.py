@@ -1,23 +1,13 @@
 """Cheap structural checks of Hansa states that come from outside the kernels (njit).
 
-The kernels trust their state: a field used as an array index or a loop bound that is out
-of range makes them read or write outside the vector (a crash) or loop for ever. `check`
-looks at exactly those fields (tens of nanoseconds) and returns 0 or the code of the first
-bad one: ``1000 * rule + index``, where ``RULES[rule - 1]`` names the field and what it
-must be, and ``index`` is the entry within an array field. A state that passes can be
-stepped and observed safely: every kernel step keeps these ranges.
-`tradewinds.Game` calls these functions at the entry of its methods and turns a code into a
-ValueError; `validate_state` (hansa_env/game.py) is the full consistency check.
-
-`check_play` adds what a whole played-out game needs to end (bounded token counts), and
-is what `random_playout` and `validate_state` use. Every kernel step keeps both checks
-passing (tests/test_crash_fuzz.py plays on from corrupted states that pass).
-
-The entry points below take the same arguments as the kernels plus `m`, a placeholder map
-(Voyage's kernels take their packed map there), and return a code instead of crashing:
-`legal_mask`, `step` (0, the kernel's action codes 1-3, or a state code >= 1000),
-`observe`, `random_playout` (decisions made, or minus a code), `check_batch`.
+`check` guards the fields the kernels use as array indices or loop bounds; `check_play`
+adds what a whole played-out game needs to end (bounded token counts), and is what
+`random_playout`, `returns` and `validate_state` (hansa_env/game.py, the full consistency
+check) use. The codes, the entry points `tradewinds.Game` calls and the contract they keep:
+`tradewinds.state_checks`.
 """
+
+import sys
 
 import numpy as np
 from numba import njit, types
@@ -25,7 +15,8 @@ from numba import njit, types
 from hansa_env import board as B
 from hansa_env import kernel as K
 from hansa_env.state import GAME_OVER, MAX_SUPPLY, SELLING, SETUP
-from tradewinds import jitcache
+from tradewinds import jitcache, state_checks
+from tradewinds.state_checks import first_out
 
 MAX_ROUNDS_LIMIT = 10_000           # the largest max_rounds parse_options accepts
 
@@ -66,25 +57,10 @@ RULES = (
 (R_LENGTH, R_NP, R_PHASE, R_ACTIVE, R_DECIDER, R_SHIP, R_MAX_ROUNDS, R_ROUND, R_SETUP_STEP,
  R_ACTED, R_END, R_TRUNC, R_BUILD_RULE, R_BUILD_COUNT, R_PILE_END, R_DRAWN, R_SUPPLY, R_WAREHOUSE,
  R_HAND, R_SOLD, R_REMOVED, R_TOKENS, R_SALE, R_LOSS_COLOURS, R_LOSS_PENDING, R_LOSS_NEXT,
- R_LOSS_SEAT, R_LOSS_COLOUR, R_PLAYER, R_NO_LEGAL) = (1000 * (i + 1) for i in range(len(RULES)))
+ R_LOSS_SEAT, R_LOSS_COLOUR, R_PLAYER, R_NO_LEGAL) = state_checks.rule_codes(RULES)
 TOKENS_OF_TYPE = np.array([B.TOKENS_PER_BARREL[t % 3] for t in range(K.NTYPE)], dtype=np.int64)
-M = 0      # Hansa has no map: the placeholder for the `m` argument (an int: cheap to pass)
-
-
-@njit(cache=True, inline="always")
-def first_out(s, at, count, lo, hi):
-    """The first i < count with s[at + i] outside lo..hi, or -1. A branch-free scan first
-    (integer ops only, so it vectorises: (x - lo) | (hi - x) < 0 iff x is out of range),
-    the search only when something is out of range."""
-    bad = 0
-    for i in range(at, at + count):
-        x = np.int64(s[i])
-        bad |= (x - lo) | (hi - x)
-    if bad < 0:
-        for i in range(count):
-            if s[at + i] < lo or s[at + i] > hi:
-                return i
-    return -1
+M = 0      # Hansa has no map: the placeholder for `m` (an int: cheap to pass, and it tells
+           # `tradewinds.state_checks.with_map` to call the kernels without it)
 
 
 @njit(cache=True)
@@ -189,113 +165,8 @@ def check_play(s, m):
     return 0
 
 
-@njit(cache=True)
-def legal_mask(s, m, mask):
-    code = check(s, m)
-    if code == 0:
-        K.legal_mask(s, mask)
-    return code
-
-
-@njit(cache=True)
-def step(s, m, a):
-    code = check(s, m)
-    return code if code != 0 else K.step(s, a)
-
-
-@njit(cache=True)
-def observe(s, m, player, out):
-    code = check(s, m)
-    if code != 0:
-        return code
-    if player < 0 or player >= s[K.NP]:
-        return R_PLAYER
-    K.observe(s, player, out)
-    return 0
-
-
-@njit(cache=True)
-def query(s, m, what):
-    """what = 0: current_player, 1: is_terminal, 2: is_truncated (0/1); or the check's code
-    (>= 1000: no answer is ever that large)."""
-    code = check(s, m)
-    if code != 0:
-        return code
-    if what == 0:
-        return K.current_player(s)
-    if what == 1:
-        return 1 if K.is_terminal(s) else 0
-    return 1 if K.is_truncated(s) else 0
-
-
-@njit(cache=True)
-def scores(s, m, out):
-    code = check(s, m)
-    if code == 0:
-        K.scores(s, out)
-    return code
-
-
-@njit(cache=True)
-def winners(s, m, out):
-    code = check(s, m)
-    if code == 0:
-        K.winners(s, out)
-    return code
-
-
-@njit(cache=True)
-def returns(s, m, out):
-    code = check_play(s, m)     # counts >= 0: some seat wins, no division by zero
-    if code == 0:
-        K.returns(s, out)
-    return code
-
-
-@njit(cache=True)
-def random_playout(s, m, key):
-    """kernel.random_playout (same choices, same result) after the check; minus a code when
-    the state is malformed or a live state has no legal action."""
-    code = check_play(s, m)
-    if code != 0:
-        return -code
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    steps = 0
-    while s[K.PHASE] != GAME_OVER:
-        a = K.random_action(s, mask, key)
-        if a < 0:
-            return -R_NO_LEGAL
-        K.step(s, a)
-        steps += 1
-    return steps
-
-
-@njit(cache=True)
-def check_batch(states, m):
-    """The first row of a [B, STATE_SIZE] batch that fails `check`, or -1."""
-    for i in range(states.shape[0]):
-        if check(states[i], m) != 0:
-            return i
-    return -1
-
-
-_S = types.Array(types.int32, 1, "C")
-_I = types.int64
-SIGNATURES = {
-    "check": (_I(_S, _I),),
-    "check_play": (_I(_S, _I),),
-    "legal_mask": (_I(_S, _I, types.Array(types.int8, 1, "C")),),
-    "step": (_I(_S, _I, _I),),
-    "observe": (_I(_S, _I, _I, types.Array(types.float32, 1, "C")),),
-    "query": (_I(_S, _I, _I),),
-    "scores": (_I(_S, _I, types.Array(types.int64, 1, "C")),),
-    "winners": (_I(_S, _I, types.Array(types.int64, 1, "C")),),
-    "returns": (_I(_S, _I, types.Array(types.float64, 1, "C")),),
-    "random_playout": (_I(_S, _I, _S),),
-    "check_batch": (_I(types.Array(types.int32, 2, "C"), _I),),
-}
-"""The only argument types the entry points take: `tradewinds.Game` compiles these and
-turns off further compilation, so a state of another dtype or layout is refused (TypeError
-from numba, a ValueError from Game) instead of compiling a new specialisation."""
+(legal_mask, step, observe, query, scores, winners, returns, random_playout,
+ check_batch) = state_checks.entry_points(sys.modules[__name__], K, returns_need_play=True)
+SIGNATURES = state_checks.signatures(types.int64)
 
 jitcache.refresh(globals())

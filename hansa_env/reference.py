@@ -40,6 +40,7 @@ from hansa_env.state import (
     StateView,
 )
 from tradewinds.pyrng import SplitMix64
+from tradewinds.reference import ReferenceGame, decode_table, is_int
 
 NUM_CITIES = len(B.CITIES)
 NUM_COLOURS = len(B.COLOURS)
@@ -102,9 +103,7 @@ SOLD_VP = tuple(1 + barrels_of(t) for t in range(NUM_TYPES))
 # Action id -> (kind, argument): the kind is the id block's first id (see `_decode`).
 ACTION_BLOCKS = ((A.SETUP, NUM_CITIES), (A.SAIL, NUM_CITIES), (A.BUY, B.NUM_WAREHOUSES),
                  (A.BUILD, NUM_TYPES), (A.SELL_ADD, NUM_TYPES), (A.DISCARD, NUM_TYPES))
-DECODED = tuple(next(((start, a - start) for start, count in ACTION_BLOCKS
-                      if start <= a < start + count), (a, None))
-                for a in range(A.NUM_ACTIONS))
+DECODED = decode_table(ACTION_BLOCKS, A.NUM_ACTIONS)
 # The kinds of action each phase allows.
 ALLOWED = {
     SETUP: (A.SETUP,), REFILL: (A.REFILL, A.SKIP_REFILL),
@@ -161,7 +160,7 @@ class Market:
         return token, from_last
 
 
-class HansaGame:
+class HansaGame(ReferenceGame):
     """A whole game of Hansa; see the module docstring and docs/hansa_engine.md.
 
     Choices where the contract is silent (kept identical in `to_state`):
@@ -172,17 +171,19 @@ class HansaGame:
     - `is_terminal()` is true for every finished game, truncated ones included.
     """
 
+    STATE_SIZE = STATE_SIZE
+    DECODED = DECODED
+    action_name = staticmethod(A.name)
+
     def __init__(self, num_players: int, seed: int, build_rule: str = "barrels",
                  max_rounds: int = B.DEFAULT_MAX_ROUNDS):
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
-                or not B.MIN_PLAYERS <= num_players <= B.MAX_PLAYERS:
+        if not is_int(num_players) or not B.MIN_PLAYERS <= num_players <= B.MAX_PLAYERS:
             raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        if not is_int(seed) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         if build_rule not in BUILD_RULES:
             raise ValueError(f"build_rule must be 'barrels' or 'per_stall', got {build_rule!r}")
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) \
-                or not 1 <= max_rounds < 2**31:
+        if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
             raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
         n = int(num_players)
         self.num_players = n
@@ -249,14 +250,6 @@ class HansaGame:
 
     # ----------------------------------------------------------------- legality
 
-    def legal_actions(self) -> list[int]:
-        return [a for a in self._candidates() if self._illegal_reason(a) is None]
-
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
     def _candidates(self) -> list[int]:
         """Every action that could be legal in this phase (a superset, sorted)."""
         held = [t for t in range(NUM_TYPES) if self.players[self.current_player()].hand[t]] \
@@ -275,11 +268,6 @@ class HansaGame:
         if self.phase in (LOSS, TAX):
             return [A.DISCARD + t for t in held]
         return []
-
-    @staticmethod
-    def _decode(action: int) -> tuple:
-        """(kind, argument) of an action id; the kind is the id block's first id."""
-        return DECODED[action]
 
     def _illegal_reason(self, action: int) -> str | None:
         """Why `action` is illegal now, or None if it is legal."""
@@ -354,14 +342,7 @@ class HansaGame:
 
     def step(self, action: int) -> None:
         """Apply one decision, then all automatic work up to the next decision."""
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an int id, got {action!r}")
-        action = int(action)
-        label = A.name(action)  # raises ValueError when out of range
-        reason = self._illegal_reason(action)
-        if reason is not None:
-            raise ValueError(f"{label} is illegal: {reason}")
-        kind, arg = self._decode(action)
+        kind, arg = self._decided(action)
         p = self.players[self.current_player()]
         if kind == A.SETUP:
             self._place_setup(p, arg)
@@ -541,28 +522,12 @@ class HansaGame:
         most = max(p.stalls_on_board() for p in best)
         return [p.seat for p in best if p.stalls_on_board() == most]
 
-    def returns(self) -> list[float]:
-        won = self.winners()
-        return [1.0 / len(won) if p in won else 0.0 for p in range(self.num_players)]
-
     # ----------------------------------------------------------------- observation
 
-    def observe(self, player: int) -> np.ndarray:
-        """The public view of seat `player` (HA17: only pile contents are hidden)."""
-        n = self.num_players
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
-                or not 0 <= player < n:
-            raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
-        return self._view_of(int(player), self._shared_view(), self._seat_blocks())
-
-    def observations(self) -> list[np.ndarray]:
-        """`observe(p)` of every seat p, the parts all seats see alike computed once."""
-        shared, blocks = self._shared_view(), self._seat_blocks()
-        return [self._view_of(p, shared, blocks) for p in range(self.num_players)]
-
     def _view_of(self, player: int, shared: np.ndarray, blocks: list) -> np.ndarray:
-        """Seat `player`'s observation: the shared entries, its seat number and every seat's
-        block, relative to it (`p0` is the observer, `p1` the next seat, ...)."""
+        """Seat `player`'s observation, public (HA17: only pile contents are hidden): the
+        shared entries, its seat number and every seat's block, relative to it (`p0` is the
+        observer, `p1` the next seat, ...)."""
         obs = shared.copy()
         obs[OBS_INDEX["my_seat/3"]] = player / 3
         for r in range(self.num_players):
@@ -631,10 +596,6 @@ class HansaGame:
     def clone(self) -> HansaGame:
         return copy.deepcopy(self)
 
-    def to_state(self) -> np.ndarray:
-        """The kernel-layout int32 vector (state.py), every field filled."""
-        return np.array(self.state_values(), dtype=np.int32)
-
     def state_values(self) -> list[int]:
         """`to_state()` as a list of ints, written by field offset (this runs at every step
         of the differential tests, which compare it with the kernel's `state.tolist()`)."""
@@ -679,12 +640,7 @@ class HansaGame:
     @classmethod
     def from_state(cls, state: np.ndarray) -> HansaGame:
         """Rebuild a game from a kernel-layout vector, validating it first."""
-        if not isinstance(state, np.ndarray) or state.dtype != np.int32 or state.ndim != 1:
-            raise ValueError(
-                f"state must be a 1-D np.int32 array, got {type(state).__name__} "
-                f"dtype={getattr(state, 'dtype', None)} ndim={getattr(state, 'ndim', None)}")
-        if state.shape[0] != STATE_SIZE:
-            raise ValueError(f"state must have length {STATE_SIZE}, got {state.shape[0]}")
+        cls._checked_vector(state)
         v = StateView(state.copy())
         _check_state(v)
         g = cls.__new__(cls)

@@ -283,26 +283,13 @@ def _hand_row(img, d, hand, sold, y):
 def main(argv=None) -> None:
     """`python -m hansa_env.render [out.png] [--players N] [--seed S] [--steps K]`: a frame
     after K random decisions (the docs' example picture)."""
-    import argparse
-
     from hansa_env.env import env as make_env
+    from tradewinds import frame_cli
 
-    ap = argparse.ArgumentParser(description=main.__doc__)
-    ap.add_argument("out", nargs="?", default="docs/render_hansa.png")
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--steps", type=int, default=120)
-    a = ap.parse_args(argv)
+    a = frame_cli.parser(main.__doc__, out="docs/render_hansa.png", seed=7, steps=120
+                         ).parse_args(argv)
     env = make_env(num_players=a.players, render_mode="rgb_array")
-    env.reset(seed=a.seed)
-    rng = np.random.default_rng(a.seed)
-    for _ in range(a.steps):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            break
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    Image.fromarray(env.render()).save(a.out)
-    print(f"wrote {a.out}")
+    frame_cli.save_after_random_play(env, a.seed, a.steps, a.out)
 
 
 __all__ = ["render_ansi", "render_rgb"]

@@ -1,20 +1,21 @@
 """Cheap structural checks of Voyage states that come from outside the kernels (njit).
 
-Same contract as `hansa_env/checks.py`: `check(s, m)` returns 0 or ``1000 * rule + index``
-for the first field (``RULES[rule - 1]``) that could make a kernel read or write outside the
-state or the packed map `m`, or loop for ever; the entry points run the check before the
-kernel and return a code instead of crashing. Besides plain ranges it checks the few
-relations the kernels rely on: all wind cards are there (a reshuffle writes the whole
-discard pile into the deck), the turn order is a permutation, and in phase ORDER the
-bidders still to place fit the free positions. `check_play` adds the cards per kind (for
-playouts, determinizing and `validate_state`, the full consistency check in
-voyage_env/game.py). Every kernel step keeps both checks passing.
+The contract, the codes and the entry points: `tradewinds.state_checks`. `check(s, m)`
+guards the fields that could make a kernel read or write outside the state or the packed
+map `m`, or loop for ever. Besides plain ranges it checks the few relations the kernels
+rely on: all wind cards are there (a reshuffle writes the whole discard pile into the
+deck), the turn order is a permutation, and in phase ORDER the bidders still to place fit
+the free positions. `check_play` adds the cards per kind (for playouts, determinizing and
+`validate_state`, the full consistency check in voyage_env/game.py).
 """
+
+import sys
 
 import numpy as np
 from numba import njit, types
 
-from tradewinds import jitcache
+from tradewinds import jitcache, state_checks
+from tradewinds.state_checks import first_out
 from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.state import BID, CARD_NONE, CARD_OWN, CARD_REACTIONS, GAME_OVER, ORDER, REACT
@@ -54,7 +55,7 @@ RULES = (
                    "react_budget >= 1"),
     ("compass_left", f"in 0..{R.COMPASS_STEPS}"),
     ("attack_queue", "a bitmask of the seats"),
-    ("upgrade_given", "in 0..2"),
+    ("upgrade_given", f"in 0..{R.UPGRADE_CUBES - 1}"),
     ("black_hex", "a space of the map with black_ship, else -1"),
     ("deck_size", f"in 0..{R.DECK_SIZE}"),
     ("deck", f"a card kind 0..{K.NK - 1} (every entry below deck_size)"),
@@ -84,36 +85,12 @@ RULES = (
  R_REACT_K, R_REACT_SEAT, R_REACT_BUDGET, R_REACTION, R_COMPASS_LEFT, R_ATTACKQ, R_UPG_GIVEN,
  R_BLACK_HEX, R_DECK_SIZE, R_DECK, R_DISCARD, R_HAND, R_CARDS, R_KINDS, R_ORDER, R_RANKING,
  R_NEW_ORDER, R_SHIP, R_DISCS, R_SPENT, R_BID, R_TARGETS, R_DISCOVERED, R_PLAYER,
- R_NO_LEGAL) = (1000 * (i + 1) for i in range(len(RULES)))
+ R_NO_LEGAL) = state_checks.rule_codes(RULES)
 
 
 @njit(cache=True)
 def _in(x, lo, hi):
     return lo <= x <= hi
-
-
-@njit(cache=True, inline="always")
-def first_out(s, at, count, lo, hi):
-    """The first i < count with s[at + i] outside lo..hi, or -1. A branch-free scan first
-    (integer ops only, so it vectorises: (x - lo) | (hi - x) < 0 iff x is out of range),
-    the search only when something is out of range."""
-    bad = 0
-    for i in range(at, at + count):
-        x = np.int64(s[i])
-        bad |= (x - lo) | (hi - x)
-    if bad < 0:
-        for i in range(count):
-            if s[at + i] < lo or s[at + i] > hi:
-                return i
-    return -1
-
-
-@njit(cache=True, inline="always")
-def total(s, at, count):
-    t = 0
-    for i in range(at, at + count):
-        t += s[i]
-    return t
 
 
 @njit(cache=True)
@@ -175,7 +152,7 @@ def _scalars(s, m, n):
         return R_COMPASS_LEFT
     if not _in(s[K.ATTACKQ], 0, (1 << n) - 1):
         return R_ATTACKQ
-    if not _in(s[K.UPG_GIVEN], 0, 2):
+    if not _in(s[K.UPG_GIVEN], 0, R.UPGRADE_CUBES - 1):
         return R_UPG_GIVEN
     if (not _in(s[K.BLACK_HEX], 0, hexes - 1)) if s[K.BLACK_OPT] == 1 else s[K.BLACK_HEX] != -1:
         return R_BLACK_HEX
@@ -198,7 +175,7 @@ def _cards(s):
     i = first_out(s, K.HAND, K.MAXP * K.NK, 0, R.DECK_SIZE)
     if i >= 0:
         return R_HAND + i
-    cards = size + total(s, K.DISCARD, K.NK) + total(s, K.HAND, K.MAXP * K.NK)
+    cards = size + K.total(s, K.DISCARD, K.NK) + K.total(s, K.HAND, K.MAXP * K.NK)
     expected = R.DECK_SIZE - (R.SIMPLE_DECK_CALMS_REMOVED if s[K.SIMPLE] == 1 else 0)
     if s[K.DICE] == 1:
         expected = 0
@@ -226,6 +203,25 @@ def check_play(s, m):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _seat_set(s, at, n, allowed, packed):
+    """The seats listed at s[at:at + MAXP] (-1: no seat) as a bitmask, or -1 - k for the
+    first entry k that is not a seat of `allowed` listed once, below n (and, `packed`,
+    before every empty entry)."""
+    seats = 0
+    count = 0
+    for k in range(K.MAXP):
+        p = s[at + k]
+        if p == -1:
+            continue
+        if (k >= n or (packed and k != count) or not _in(p, 0, n - 1) or (seats >> p) & 1
+                or not (allowed >> p) & 1):
+            return -1 - k
+        seats |= 1 << p
+        count += 1
+    return seats
+
+
 @njit(cache=True)
 def _orders(s, n):
     """order is a permutation; ranking and new_order as phase ORDER needs them."""
@@ -240,31 +236,18 @@ def _orders(s, n):
     for p in range(n):
         if s[K.BIDS + p] > 0:
             bidders |= 1 << p
-    ranked = 0
-    count = 0
-    for k in range(K.MAXP):
-        p = s[K.RANKING + k]
-        if p == -1:
-            continue
-        if (not in_order or k != count or not _in(p, 0, n - 1) or (ranked >> p) & 1
-                or not (bidders >> p) & 1):
-            return R_RANKING + k
-        ranked |= 1 << p
-        count += 1
-    if in_order and (ranked != bidders or s[K.ORDER_STEP] >= count
-                     or s[K.RANKING + s[K.ORDER_STEP]] != s[K.DECIDER]):
+    ranked = _seat_set(s, K.RANKING, n, bidders if in_order else 0, True)
+    if ranked < 0:
+        return R_RANKING - 1 - ranked
+    step = s[K.ORDER_STEP]         # the decider is a seat (_scalars): ranked at step
+    if in_order and (ranked != bidders or s[K.RANKING + step] != s[K.DECIDER]):
         return R_RANKING
-    placed = 0
-    for k in range(K.MAXP):
-        p = s[K.NEW_ORDER + k]
-        if p == -1:
-            continue
-        if not in_order or k >= n or not _in(p, 0, n - 1) or (placed >> p) & 1:
-            return R_NEW_ORDER + k
-        placed |= 1 << p
+    placed = _seat_set(s, K.NEW_ORDER, n, (1 << n) - 1 if in_order else 0, False)
+    if placed < 0:
+        return R_NEW_ORDER - 1 - placed
     if in_order:
         first = 0
-        for k in range(s[K.ORDER_STEP]):
+        for k in range(step):
             first |= 1 << s[K.RANKING + k]
         if placed != first:
             return R_NEW_ORDER
@@ -308,111 +291,8 @@ def check(s, m):
     return 0
 
 
-@njit(cache=True)
-def legal_mask(s, m, mask):
-    code = check(s, m)
-    if code == 0:
-        K.legal_mask(s, m, mask)
-    return code
-
-
-@njit(cache=True)
-def step(s, m, a):
-    code = check(s, m)
-    return code if code != 0 else K.step(s, m, a)
-
-
-@njit(cache=True)
-def observe(s, m, player, out):
-    code = check(s, m)
-    if code != 0:
-        return code
-    if player < 0 or player >= s[K.NP]:
-        return R_PLAYER
-    K.observe(s, m, player, out)
-    return 0
-
-
-@njit(cache=True)
-def query(s, m, what):
-    """what = 0: current_player, 1: is_terminal, 2: is_truncated (0/1); or the check's code
-    (>= 1000: no answer is ever that large)."""
-    code = check(s, m)
-    if code != 0:
-        return code
-    if what == 0:
-        return K.current_player(s)
-    if what == 1:
-        return 1 if K.is_terminal(s) else 0
-    return 1 if K.is_truncated(s) else 0
-
-
-@njit(cache=True)
-def scores(s, m, out):
-    code = check(s, m)
-    if code == 0:
-        K.scores(s, m, out)
-    return code
-
-
-@njit(cache=True)
-def winners(s, m, out):
-    code = check(s, m)
-    if code == 0:
-        K.winners(s, m, out)
-    return code
-
-
-@njit(cache=True)
-def returns(s, m, out):
-    code = check(s, m)
-    if code == 0:
-        K.returns(s, m, out)
-    return code
-
-
-@njit(cache=True)
-def random_playout(s, m, key):
-    """kernel.random_playout (same choices, same result) after the check; minus a code when
-    the state is malformed or a live state has no legal action."""
-    code = check_play(s, m)
-    if code != 0:
-        return -code
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    steps = 0
-    while s[K.PHASE] != GAME_OVER:
-        a = K.random_action(s, m, mask, key)
-        if a < 0:
-            return -R_NO_LEGAL
-        K.step(s, m, a)
-        steps += 1
-    return steps
-
-
-@njit(cache=True)
-def check_batch(states, m):
-    """The first row of a [B, STATE_SIZE] batch that fails `check`, or -1."""
-    for i in range(states.shape[0]):
-        if check(states[i], m) != 0:
-            return i
-    return -1
-
-
-_S = types.Array(types.int32, 1, "C")
-_I = types.int64
-SIGNATURES = {
-    "check": (_I(_S, _S),),
-    "check_play": (_I(_S, _S),),
-    "legal_mask": (_I(_S, _S, types.Array(types.int8, 1, "C")),),
-    "step": (_I(_S, _S, _I),),
-    "observe": (_I(_S, _S, _I, types.Array(types.float32, 1, "C")),),
-    "query": (_I(_S, _S, _I),),
-    "scores": (_I(_S, _S, types.Array(types.int64, 1, "C")),),
-    "winners": (_I(_S, _S, types.Array(types.int64, 1, "C")),),
-    "returns": (_I(_S, _S, types.Array(types.float64, 1, "C")),),
-    "random_playout": (_I(_S, _S, _S),),
-    "check_batch": (_I(types.Array(types.int32, 2, "C"), _S),),
-}
-"""The only argument types the entry points take (see hansa_env/checks.py)."""
+(legal_mask, step, observe, query, scores, winners, returns, random_playout,
+ check_batch) = state_checks.entry_points(sys.modules[__name__], K, returns_need_play=False)
+SIGNATURES = state_checks.signatures(types.Array(types.int32, 1, "C"))
 
 jitcache.refresh(globals())

@@ -304,7 +304,8 @@ def _progress(v, n, vmap):
     if phase in (UPGRADE, MONASTERY, CARDS):
         yield v.ship[active] == vmap.lisbon, f"phase {name}: the ship must be in Lisbon"
     if phase == UPGRADE:
-        yield (not v.upgraded[active] and v.cubes[active].sum() >= 3 - v.upgrade_given,
+        yield (not v.upgraded[active]
+               and v.cubes[active].sum() >= R.UPGRADE_CUBES - v.upgrade_given,
                "phase upgrade: needs an unupgraded fleet with enough cubes")
     else:
         yield v.upgrade_given == 0, f"phase {name}: upgrade_given must be 0"

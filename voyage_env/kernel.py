@@ -140,12 +140,18 @@ def available(s, p):
     return s[DISCS + p] - s[SPENT + p]
 
 
+@njit(cache=True, inline="always")
+def total(s, at, count):
+    """The sum of s[at:at + count]."""
+    t = 0
+    for i in range(at, at + count):
+        t += s[i]
+    return t
+
+
 @njit(cache=True)
 def hand_total(s, p):
-    t = 0
-    for k in range(NK):
-        t += s[HAND + p * NK + k]
-    return t
+    return total(s, HAND + p * NK, NK)
 
 
 @njit(cache=True)
@@ -173,6 +179,13 @@ def is_terminal(s):
 @njit(cache=True)
 def is_truncated(s):
     return s[PHASE] == GAME_OVER and s[TRUNC] == 1
+
+
+@njit(cache=True)
+def ask(s, phase, p):
+    """Stop at a decision: seat p's in `phase`."""
+    s[PHASE] = phase
+    s[DECIDER] = p
 
 
 @njit(cache=True)
@@ -373,9 +386,8 @@ def place_bidders(s):
     while s[ORDER_STEP] < n and s[RANKING + s[ORDER_STEP]] >= 0:
         p = s[RANKING + s[ORDER_STEP]]
         if free_positions(s) > 1:
-            s[PHASE] = ORDER
             s[ACTIVE] = p
-            s[DECIDER] = p
+            ask(s, ORDER, p)
             return
         for pos in range(n):
             if s[NEW_ORDER + pos] < 0:
@@ -451,8 +463,7 @@ def next_turn(s):
         if s[DICE] == 1:
             roll_movement(s, p)
         if available(s, p) > 0:
-            s[PHASE] = MOVE
-            s[DECIDER] = p
+            ask(s, MOVE, p)
             return
         refresh(s, p)
 
@@ -543,8 +554,7 @@ def roll_and_wreck(s, p):
             if ship_works(s, p, ship):
                 apply_wreck(s, p, ship)
         return False
-    s[PHASE] = WRECK
-    s[DECIDER] = p
+    ask(s, WRECK, p)
     return True
 
 
@@ -583,8 +593,7 @@ def next_reaction(s, m):
     if s[REACT_SEAT] >= 0:
         p = s[REACT_SEAT]
         if s[REACT_BUDGET] > 0 and react_can_move(s, m, p):
-            s[PHASE] = REACT
-            s[DECIDER] = p
+            ask(s, REACT, p)
             return True
         s[REACT_SEAT] = -1
         s[REACT_BUDGET] = 0
@@ -599,8 +608,7 @@ def next_reaction(s, m):
             s[REACT_SEAT] = p
             s[REACT_BUDGET] = budget
             if react_can_move(s, m, p):
-                s[PHASE] = REACT
-                s[DECIDER] = p
+                ask(s, REACT, p)
                 return True
             s[REACT_SEAT] = -1
             s[REACT_BUDGET] = 0
@@ -674,8 +682,7 @@ def advance(s, m):
             s[ARR_STAGE] = ARRIVAL_NONE
             if hexf(m, s[ARR_HEX], F_BLUE):
                 if s[SIMPLE] == 0:
-                    s[PHASE] = PLAY
-                    s[DECIDER] = p
+                    ask(s, PLAY, p)
                     return
                 kind = draw_card(s)  # V53: the top card of the shared deck
                 if kind >= 0:
@@ -685,8 +692,7 @@ def advance(s, m):
         if s[TURN_OVER] == 1 or (available(s, p) == 0 and s[SHIP + p] != m[M_LISBON]):
             end_turn(s)  # V48c; on the Lisbon space the player may still dock
             return
-        s[PHASE] = MOVE
-        s[DECIDER] = p
+        ask(s, MOVE, p)
         return
 
 
@@ -853,18 +859,14 @@ def legal_mask(s, m, mask):
 
 @njit(cache=True)
 def cube_count(s, p):
-    k = 0
-    for g in range(NG):
-        k += s[CUBES + p * NG + g]
-    return k
+    return total(s, CUBES + p * NG, NG)
 
 
 @njit(cache=True)
 def dock_monastery(s):
     p = s[ACTIVE]
     if s[CUBES + p * NG + R.PEPPER] == 1 and s[TILES_TAKEN] < s[TILES_TOTAL]:
-        s[PHASE] = MONASTERY
-        s[DECIDER] = p
+        ask(s, MONASTERY, p)
     else:
         dock_sell(s)
 
@@ -879,8 +881,7 @@ def dock_sell(s):
             s[STOCK + g] += 1
             s[VP + p] += GOOD_VP[g]
     if cards_in_hand(s):
-        s[PHASE] = CARDS
-        s[DECIDER] = p
+        ask(s, CARDS, p)
     else:
         dock_finish(s)
 
@@ -909,102 +910,166 @@ def step(s, m, a):
     phase = s[PHASE]
     p = s[DECIDER]
     if phase == BID:
-        if a == A.BID_PASS:
-            s[BID_PASSES] += 1
-        else:
-            total = a - A.BID + 1
-            s[SPENT + p] += total - s[BIDS + p]
-            s[BIDS + p] = total
-            s[BID_HIGH] = total
-            s[BID_LEADER] = p
-            s[BID_PASSES] = 0
-            s[BID_RAISED] = 1
-        next_bidder(s)
+        step_bid(s, p, a)
     elif phase == ORDER:
-        s[NEW_ORDER + a - A.ORDER] = p
-        s[ORDER_STEP] += 1
-        place_bidders(s)
+        step_order(s, p, a)
     elif phase == MOVE:
-        if a < A.BLACK:
-            shielded = a >= A.SHIELD
-            d = a - (A.SHIELD if shielded else A.MOVE)
-            s[SPENT + p] += step_cost(s, m, p, d, shielded)
-            if shielded:
-                s[HAND + p * NK + R.FAVOURABLE] -= 1
-                s[DISCARD + R.FAVOURABLE] += 1
-            t = nb(m, s[SHIP + p], d)
-            enter_hex(s, m, p, t)
-            # dice variant: blue and red symbols are ignored, nothing follows the attack
-            s[ARR_STAGE] = ARRIVAL_RED if s[DICE] == 0 else ARRIVAL_NONE
-            s[ARR_HEX] = t
-            advance(s, m)
-        elif a < A.DOCK:
-            t = nb(m, s[BLACK_HEX], a - A.BLACK)
-            s[SPENT + p] += 1
-            s[BLACK_HEX] = t
-            for q in range(s[NP]):
-                if s[SHIP + q] == t and s[ATTACKED + q] == 0:
-                    s[ATTACKQ] |= 1 << q
-            advance(s, m)
-        elif a == A.DOCK:
-            if s[UPGRADED + p] == 0 and cube_count(s, p) >= 3:
-                s[PHASE] = UPGRADE
-                s[UPG_GIVEN] = 0
-            else:
-                dock_monastery(s)
-        else:
-            s[TURN_OVER] = 1
-            advance(s, m)
+        step_move(s, m, p, a)
     elif phase == PLAY:
-        kind = a - A.PLAY
-        s[HAND + p * NK + kind] -= 1
-        s[DISCARD + kind] += 1
-        start_card(s, kind)
-        advance(s, m)
+        step_play(s, m, p, a)
     elif phase == REACT:
-        if a == A.STOP:
-            s[REACT_BUDGET] = 0
-        else:
-            s[REACT_BUDGET] -= 1
-            enter_hex(s, m, p, nb(m, s[SHIP + p], a - A.MOVE))
-        advance(s, m)
+        step_react(s, m, p, a)
     elif phase == WRECK:
         apply_wreck(s, p, a - A.WRECK)
         advance(s, m)
     elif phase == UPGRADE:
-        if a == A.UPGRADE_SKIP:
-            dock_monastery(s)
-        else:
-            g = a - A.UPGRADE
-            s[CUBES + p * NG + g] = 0
-            s[STOCK + g] += 1
-            s[UPG_GIVEN] += 1
-            if s[UPG_GIVEN] == 3:  # V43
-                s[UPG_GIVEN] = 0
-                s[UPGRADED + p] = 1
-                if s[DICE] == 0:  # dice variant: ship 4 in service, no discs (VA34)
-                    s[DISCS + p] = R.UPGRADED_DISCS
-                dock_monastery(s)
+        step_upgrade(s, p, a)
     elif phase == MONASTERY:
-        if a == A.MONASTERY_TAKE:  # V41
-            s[CUBES + p * NG + R.PEPPER] = 0
-            s[STOCK + R.PEPPER] += 1
-            s[TILES_TAKEN] += 1
-            s[TILES + p] += 1
-            if s[BEST_TILE + p] == 0:
-                s[BEST_TILE + p] = s[TILES_TAKEN]
-            s[VP + p] += R.MONASTERY_VP
-            if s[TILES_TAKEN] == s[TILES_TOTAL]:
-                s[END_TRIG] = 1
-        dock_sell(s)
+        step_monastery(s, p, a)
     elif phase == CARDS:
-        if a == A.CARDS_NEW:
-            for kind in range(NK):
-                s[DISCARD + kind] += s[HAND + p * NK + kind]
-                s[HAND + p * NK + kind] = 0
-        draw_to(s, p, R.HAND_SIZE)
-        dock_finish(s)
+        step_cards(s, p, a)
     return OK
+
+
+# The decision of each phase, as `step` applies it to a legal action `a` of seat `p`.
+
+@njit(cache=True)
+def step_bid(s, p, a):
+    """V10, V12: pass, or raise the own total bid above the high bid (discs spent)."""
+    if a == A.BID_PASS:
+        s[BID_PASSES] += 1
+    else:
+        total = a - A.BID + 1
+        s[SPENT + p] += total - s[BIDS + p]
+        s[BIDS + p] = total
+        s[BID_HIGH] = total
+        s[BID_LEADER] = p
+        s[BID_PASSES] = 0
+        s[BID_RAISED] = 1
+    next_bidder(s)
+
+
+@njit(cache=True)
+def step_order(s, p, a):
+    """V11: the bidder takes a free position of the new turn order."""
+    s[NEW_ORDER + a - A.ORDER] = p
+    s[ORDER_STEP] += 1
+    place_bidders(s)
+
+
+@njit(cache=True)
+def step_move(s, m, p, a):
+    """A step of the own ship (shielded or not), of the Black Ship, docking, or the end."""
+    if a < A.BLACK:
+        sail(s, m, p, a)
+    elif a < A.DOCK:
+        move_black_ship(s, m, p, a - A.BLACK)
+    elif a == A.DOCK:
+        if s[UPGRADED + p] == 0 and cube_count(s, p) >= R.UPGRADE_CUBES:
+            s[PHASE] = UPGRADE
+            s[UPG_GIVEN] = 0
+        else:
+            dock_monastery(s)
+    else:
+        s[TURN_OVER] = 1
+        advance(s, m)
+
+
+@njit(cache=True)
+def sail(s, m, p, a):
+    """V14-V18, V34: one step of the own ship, paid in discs, a favourable wind discarded
+    for a shield; then what the new hex brings."""
+    shielded = a >= A.SHIELD
+    d = a - (A.SHIELD if shielded else A.MOVE)
+    s[SPENT + p] += step_cost(s, m, p, d, shielded)
+    if shielded:
+        s[HAND + p * NK + R.FAVOURABLE] -= 1
+        s[DISCARD + R.FAVOURABLE] += 1
+    t = nb(m, s[SHIP + p], d)
+    enter_hex(s, m, p, t)
+    # dice variant: blue and red symbols are ignored, nothing follows the attack
+    s[ARR_STAGE] = ARRIVAL_RED if s[DICE] == 0 else ARRIVAL_NONE
+    s[ARR_HEX] = t
+    advance(s, m)
+
+
+@njit(cache=True)
+def move_black_ship(s, m, p, d):
+    """V58, V61, V62: one step of the Black Ship for a disc; it attacks every ship there
+    not attacked this round."""
+    t = nb(m, s[BLACK_HEX], d)
+    s[SPENT + p] += 1
+    s[BLACK_HEX] = t
+    for q in range(s[NP]):
+        if s[SHIP + q] == t and s[ATTACKED + q] == 0:
+            s[ATTACKQ] |= 1 << q
+    advance(s, m)
+
+
+@njit(cache=True)
+def step_play(s, m, p, a):
+    """V19, V27: a wind card from the hand is discarded and resolved."""
+    kind = a - A.PLAY
+    s[HAND + p * NK + kind] -= 1
+    s[DISCARD + kind] += 1
+    start_card(s, kind)
+    advance(s, m)
+
+
+@njit(cache=True)
+def step_react(s, m, p, a):
+    """A reacting seat stops or moves one step on the active seat's card."""
+    if a == A.STOP:
+        s[REACT_BUDGET] = 0
+    else:
+        s[REACT_BUDGET] -= 1
+        enter_hex(s, m, p, nb(m, s[SHIP + p], a - A.MOVE))
+    advance(s, m)
+
+
+@njit(cache=True)
+def step_upgrade(s, p, a):
+    """V43: skip, or hand in a cube; the last of UPGRADE_CUBES puts ship 4 in service."""
+    if a == A.UPGRADE_SKIP:
+        dock_monastery(s)
+        return
+    g = a - A.UPGRADE
+    s[CUBES + p * NG + g] = 0
+    s[STOCK + g] += 1
+    s[UPG_GIVEN] += 1
+    if s[UPG_GIVEN] == R.UPGRADE_CUBES:
+        s[UPG_GIVEN] = 0
+        s[UPGRADED + p] = 1
+        if s[DICE] == 0:  # dice variant: ship 4 in service, no discs (VA34)
+            s[DISCS + p] = R.UPGRADED_DISCS
+        dock_monastery(s)
+
+
+@njit(cache=True)
+def step_monastery(s, p, a):
+    """V41: take a monastery tile for the pepper cube, or not; then the cubes are sold."""
+    if a == A.MONASTERY_TAKE:
+        s[CUBES + p * NG + R.PEPPER] = 0
+        s[STOCK + R.PEPPER] += 1
+        s[TILES_TAKEN] += 1
+        s[TILES + p] += 1
+        if s[BEST_TILE + p] == 0:
+            s[BEST_TILE + p] = s[TILES_TAKEN]
+        s[VP + p] += R.MONASTERY_VP
+        if s[TILES_TAKEN] == s[TILES_TOTAL]:
+            s[END_TRIG] = 1
+    dock_sell(s)
+
+
+@njit(cache=True)
+def step_cards(s, p, a):
+    """V45: keep the hand or discard it all, then draw up to HAND_SIZE; the turn ends."""
+    if a == A.CARDS_NEW:
+        for kind in range(NK):
+            s[DISCARD + kind] += s[HAND + p * NK + kind]
+            s[HAND + p * NK + kind] = 0
+    draw_to(s, p, R.HAND_SIZE)
+    dock_finish(s)
 
 
 # =====================================================================  scoring

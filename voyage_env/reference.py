@@ -18,6 +18,7 @@ import copy
 import numpy as np
 
 from tradewinds.pyrng import SplitMix64
+from tradewinds.reference import ReferenceGame, decode_table, is_int
 from voyage_env import actions as A
 from voyage_env import board as B
 from voyage_env import rules as R
@@ -72,9 +73,7 @@ WRECK_FIELDS = tuple(f"wrecked:ship{k + 1}" for k in range(R.NUM_SHIPS))
 ACTION_BLOCKS = ((A.BID, R.UPGRADED_DISCS), (A.ORDER, 4), (A.MOVE, 6), (A.SHIELD, 6),
                  (A.BLACK, 6), (A.PLAY, NUM_KINDS), (A.WRECK, R.NUM_SHIPS),
                  (A.UPGRADE, NUM_GOODS))
-DECODED = tuple(next(((start, a - start) for start, count in ACTION_BLOCKS
-                      if start <= a < start + count), (a, None))
-                for a in range(A.NUM_ACTIONS))
+DECODED = decode_table(ACTION_BLOCKS, A.NUM_ACTIONS)
 # The kinds of action each phase allows.
 ALLOWED = {
     BID: (A.BID_PASS, A.BID), ORDER: (A.ORDER,),
@@ -83,10 +82,6 @@ ALLOWED = {
     MONASTERY: (A.MONASTERY_TAKE, A.MONASTERY_SELL),
     CARDS: (A.CARDS_TOP_UP, A.CARDS_NEW),
 }
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def card_name(kind: int) -> str:
@@ -258,7 +253,7 @@ class WindDeck:
         return self.cards.pop()
 
 
-class VoyageGame:
+class VoyageGame(ReferenceGame):
     """A whole game of Voyage; see the module docstring and docs/voyage_engine.md.
 
     The state vector follows the contract's "Bookkeeping fields" section. Choices made here
@@ -315,14 +310,18 @@ class VoyageGame:
       without target cards the final VP are the VP scored in play.
     """
 
+    STATE_SIZE = STATE_SIZE
+    DECODED = DECODED
+    action_name = staticmethod(A.name)
+
     # ----------------------------------------------------------------- construction
 
     def __init__(self, num_players: int, seed: int, voyage_map=None, simple_deck=False,
                  black_ship=False, max_rounds: int = R.DEFAULT_MAX_ROUNDS,
                  dice_movement=False):
-        if not _is_int(num_players) or not R.MIN_PLAYERS <= num_players <= R.MAX_PLAYERS:
+        if not is_int(num_players) or not R.MIN_PLAYERS <= num_players <= R.MAX_PLAYERS:
             raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
-        if not _is_int(seed) or not 0 <= seed < 2**63:
+        if not is_int(seed) or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be an int in [0, 2**63), got {seed!r}")
         if not isinstance(simple_deck, (bool, np.bool_)):
             raise ValueError(f"simple_deck must be a bool, got {simple_deck!r}")
@@ -333,7 +332,7 @@ class VoyageGame:
         if dice_movement and simple_deck:
             raise ValueError("dice_movement and simple_deck do not combine: the dice variant "
                              "has no wind cards (VA39)")
-        if not _is_int(max_rounds) or not 1 <= max_rounds < 2**31:
+        if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
             raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
         self.board = board_for(voyage_map)
         if black_ship and self.board.melaka < 0:
@@ -434,14 +433,6 @@ class VoyageGame:
 
     # ----------------------------------------------------------------- legality
 
-    def legal_actions(self) -> list[int]:
-        return [a for a in self._candidates() if self._illegal_reason(a) is None]
-
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
     def _candidates(self) -> list[int]:
         """Every action that could be legal in this phase (a superset, sorted)."""
         ph = self.phase
@@ -464,11 +455,6 @@ class VoyageGame:
         if ph == CARDS:
             return [A.CARDS_TOP_UP, A.CARDS_NEW]
         return []
-
-    @staticmethod
-    def _decode(action: int) -> tuple:
-        """(kind, argument) of an action id; the kind is the id block's first id."""
-        return DECODED[action]
 
     def _step_cost(self, hex_from: int, direction: int, target: int, shield: bool) -> int:
         """V15-V18, VA27: 1 unless the step follows a current, +1 onto a pirate hex unless a
@@ -573,14 +559,7 @@ class VoyageGame:
 
     def step(self, action: int) -> None:
         """Apply one decision, then every automatic consequence up to the next decision."""
-        if not _is_int(action):
-            raise ValueError(f"action must be an int id, got {action!r}")
-        action = int(action)
-        label = A.name(action)  # raises ValueError when out of range
-        reason = self._illegal_reason(action)
-        if reason is not None:
-            raise ValueError(f"{label} is illegal: {reason}")
-        kind, arg = self._decode(action)
+        kind, arg = self._decided(action)
         seat = self.current_player()
         p = self.players[seat]
         if kind == A.BID_PASS:
@@ -624,7 +603,7 @@ class VoyageGame:
         elif kind == A.UPGRADE:
             self._return_cube(p, arg)                     # V43: no VP
             self.upgrade_given += 1
-            if self.upgrade_given == 3:
+            if self.upgrade_given == R.UPGRADE_CUBES:
                 self.upgrade_given = 0
                 p.upgraded = 1
                 if not self.dice_movement:                # VA34: the dice replace discs
@@ -995,7 +974,7 @@ class VoyageGame:
 
     def _dock(self) -> None:
         p = self._me()
-        if not p.upgraded and len(p.held_goods()) >= 3:
+        if not p.upgraded and len(p.held_goods()) >= R.UPGRADE_CUBES:
             self.phase = UPGRADE
             return
         self._dock_monastery()
@@ -1059,31 +1038,16 @@ class VoyageGame:
             best = [p for p in best if p.best_tile == low]
         return [p.seat for p in best]
 
-    def returns(self) -> list[float]:
-        won = self.winners()
-        return [1.0 / len(won) if p in won else 0.0 for p in range(self.num_players)]
-
     # ----------------------------------------------------------------- observation
 
-    def observe(self, player: int) -> np.ndarray:
-        """Seat `player`'s view (VA32): public state, his own hand and target cards only."""
-        n = self.num_players
-        if not _is_int(player) or not 0 <= player < n:
-            raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
-        return self._view_of(int(player), self._public_view(), self._seat_blocks())
-
-    def observations(self) -> list[np.ndarray]:
-        """`observe(p)` of every seat p, the public parts computed once."""
-        public, blocks = self._public_view(), self._seat_blocks()
-        return [self._view_of(p, public, blocks) for p in range(self.num_players)]
-
-    def _view_of(self, player: int, public: np.ndarray, blocks: list) -> np.ndarray:
-        """Seat `player`'s observation: the public entries, what only `player` sees (his
-        hand, his target cards) or sees relative to himself (his position, who discovered
-        each port), and every seat's block (`p0` is the observer, `p1` the next seat, ...)."""
+    def _view_of(self, player: int, shared: np.ndarray, blocks: list) -> np.ndarray:
+        """Seat `player`'s observation (VA32): the shared entries, what only `player` sees
+        (his hand, his target cards) or sees relative to himself (his position, who
+        discovered each port), and every seat's block (`p0` is the observer, `p1` the next
+        seat, ...)."""
         n = self.num_players
         b = self.board
-        out = public.copy()
+        out = shared.copy()
         index = b.obs_index
 
         def put(name: str, value: float) -> None:
@@ -1104,7 +1068,7 @@ class VoyageGame:
             out[b.seat_slots[r]] = blocks[(player + r) % n]
         return out
 
-    def _public_view(self) -> np.ndarray:
+    def _shared_view(self) -> np.ndarray:
         """The entries every seat sees alike (the rest left at 0)."""
         b = self.board
         out = np.zeros(len(b.obs_names), dtype=np.float32)
@@ -1177,10 +1141,6 @@ class VoyageGame:
     def clone(self) -> VoyageGame:
         return copy.deepcopy(self, memo={id(self.board): self.board})
 
-    def to_state(self) -> np.ndarray:
-        """The kernel-layout int32 vector (state.py), every field filled."""
-        return np.array(self.state_values(), dtype=np.int32)
-
     def state_values(self) -> list[int]:
         """`to_state()` as a list of ints, written by field offset (this runs at every step
         of the differential tests, which compare it with the kernel's `state.tolist()`)."""
@@ -1236,12 +1196,7 @@ class VoyageGame:
     @classmethod
     def from_state(cls, state: np.ndarray, voyage_map=None) -> VoyageGame:
         """Rebuild a game from a kernel-layout vector, validating it first (ValueError)."""
-        if not isinstance(state, np.ndarray) or state.dtype != np.int32 or state.ndim != 1:
-            raise ValueError(
-                f"state must be a 1-D np.int32 array, got {type(state).__name__} "
-                f"dtype={getattr(state, 'dtype', None)} ndim={getattr(state, 'ndim', None)}")
-        if state.shape[0] != STATE_SIZE:
-            raise ValueError(f"state must have length {STATE_SIZE}, got {state.shape[0]}")
+        cls._checked_vector(state)
         board = board_for(voyage_map)
         v = StateView(state.copy())
         _check_state(v, board)
@@ -1417,7 +1372,8 @@ def _check_state(v: StateView, b: Board) -> None:
     need((v.card >= 0) == (v.card_stage != CARD_NONE), "card and card_stage disagree")
     need(0 <= v.compass_left <= R.COMPASS_STEPS and (v.compass_left == 0 or is_compass(v.card)),
          f"compass_left={v.compass_left} inconsistent with card={v.card}")
-    need(0 <= v.upgrade_given < 3, f"upgrade_given={v.upgrade_given} not in 0..2")
+    need(0 <= v.upgrade_given < R.UPGRADE_CUBES,
+         f"upgrade_given={v.upgrade_given} not in 0..{R.UPGRADE_CUBES - 1}")
     need(0 <= v.react_k < n and -1 <= v.react_seat < n and v.react_budget >= 0,
          "react fields out of range")
     need((v.react_k > 0) == (v.card_stage == CARD_REACTIONS),
@@ -1473,7 +1429,7 @@ def _check_game(g: VoyageGame, v: StateView) -> None:
         need(g._me().ship == g.board.lisbon, f"phase {phase}: the ship must be in Lisbon")
     if ph == UPGRADE:
         p = g._me()
-        need(not p.upgraded and len(p.held_goods()) >= 3 - g.upgrade_given,
+        need(not p.upgraded and len(p.held_goods()) >= R.UPGRADE_CUBES - g.upgrade_given,
              "phase upgrade: needs an unupgraded fleet with enough cubes")
     else:
         need(g.upgrade_given == 0, f"phase {phase}: upgrade_given must be 0")

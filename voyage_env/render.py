@@ -378,27 +378,14 @@ def _fit(img, x, y, s, right):
 def main(argv=None) -> None:
     """`python -m voyage_env.render [out.png] [--players N] [--seed S] [--steps K]`: a frame
     after K random decisions (the docs' example picture)."""
-    import argparse
-
+    from tradewinds import frame_cli
     from voyage_env.env import env as make_env
 
-    ap = argparse.ArgumentParser(description=main.__doc__)
-    ap.add_argument("out", nargs="?", default="docs/render_voyage.png")
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--steps", type=int, default=600)
+    ap = frame_cli.parser(main.__doc__, out="docs/render_voyage.png", seed=2, steps=600)
     ap.add_argument("--black-ship", action="store_true")
     a = ap.parse_args(argv)
     env = make_env(num_players=a.players, render_mode="rgb_array", black_ship=a.black_ship)
-    env.reset(seed=a.seed)
-    rng = np.random.default_rng(a.seed)
-    for _ in range(a.steps):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            break
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    Image.fromarray(env.render()).save(a.out)
-    print(f"wrote {a.out}")
+    frame_cli.save_after_random_play(env, a.seed, a.steps, a.out)
 
 
 __all__ = ["render_ansi", "render_rgb"]

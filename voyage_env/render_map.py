@@ -89,134 +89,15 @@ def draw_map(vmap: VoyageMap, ax=None, *, names=True, legend=True, title=True, s
 
         _, ax = plt.subplots(figsize=(24, 14))
     fs = font_scale
-    polys = {VOID: [], LAND: [], SEA: []}
-    for r in range(vmap.height):
-        for c in range(vmap.width):
-            polys[int(vmap.terrain[r, c])].append(hex_corners(c, r))
-    ax.add_collection(PolyCollection(polys[VOID], facecolors=COLOURS["void"],
-                                     edgecolors=COLOURS["void"], linewidths=0.6, zorder=1))
-    ax.add_collection(PolyCollection(polys[LAND], facecolors=COLOURS["land"],
-                                     edgecolors=COLOURS["land"], linewidths=0.6, zorder=1))
-    ax.add_collection(PolyCollection(polys[SEA], facecolors=COLOURS["sea"],
-                                     edgecolors=COLOURS["sea_edge"], linewidths=0.8, zorder=2))
-    # coastline: sides between land and sea
-    coast = []
-    for c, r in vmap.coords:
-        c, r = int(c), int(r)
-        for d in range(6):
-            dc, dr = _step(c, r, d)
-            if 0 <= dc < vmap.width and 0 <= dr < vmap.height and vmap.terrain[dr, dc] == LAND:
-                coast.append(_side(c, r, d))
-    ax.add_collection(LineCollection(coast, colors="#8a7a50", linewidths=1.0, zorder=3))
-    # walls
-    wall_segs = [_side(int(vmap.coords[h][0]), int(vmap.coords[h][1]), d) for h, d in vmap.walls]
-    ax.add_collection(LineCollection(wall_segs, colors=COLOURS["land_edge"], linewidths=4,
-                                     zorder=3))
-    # hemisphere line
-    hemi = []
-    for h, (c, r) in enumerate(vmap.coords):
-        for d in range(6):
-            t = vmap.neighbors[h, d]
-            if t >= 0 and vmap.hemisphere[t] != vmap.hemisphere[h] and t > h:
-                hemi.append(_side(int(c), int(r), d))
-    ax.add_collection(LineCollection(hemi, colors=COLOURS["hemisphere"], linewidths=3.0,
-                                     linestyles=(0, (4, 2)), zorder=6))
-    # map lettering
-    for c, r, text in vmap.labels:
-        if text == "@legend":
-            if legend_at is None:
-                legend_at = (c, r)
-            continue
-        x, y = hex_center(c, r)
-        land = 0 <= c < vmap.width and 0 <= r < vmap.height and vmap.terrain[r, c] == LAND
-        ax.text(x, y, text, ha="center", va="center", fontsize=11 * fs, style="italic",
-                color=COLOURS["label"] if land else COLOURS["ocean_label"], alpha=0.8,
-                zorder=4)
-    # Lisbon
-    lc, lr = (int(v) for v in vmap.coords[vmap.lisbon])
-    ax.add_patch(Polygon(hex_corners(lc, lr, 0.93), closed=True, fill=False,
-                             edgecolor=COLOURS["lisbon"], linewidth=3.5, zorder=7))
-    lx, ly = hex_center(lc, lr)
-    ax.text(lx, ly + 0.05, "\u271a", ha="center", va="center", fontsize=15 * fs,
-            color="#b22222", zorder=8)
-    if names:
-        ax.text(lx + 0.9, ly + 0.55, "Lisbon", ha="left", va="bottom", fontsize=10 * fs,
-                weight="bold", color="#222222", zorder=12,
-                bbox=dict(boxstyle="round,pad=0.15", fc="#fff7d6", ec="none", alpha=0.85))
-    # currents
-    ends = vmap.current_ends()
-    for h in range(vmap.num_hexes):
-        d = int(vmap.current[h])
-        if d < 0:
-            continue
-        x0, y0 = hex_center(*(int(v) for v in vmap.coords[h]))
-        x1, y1 = hex_center(*(int(v) for v in vmap.coords[vmap.neighbors[h, d]]))
-        ax.annotate("", xy=(x0 + 0.78 * (x1 - x0), y0 + 0.78 * (y1 - y0)),
-                    xytext=(x0 + 0.22 * (x1 - x0), y0 + 0.22 * (y1 - y0)),
-                    arrowprops=dict(arrowstyle="-|>,head_length=0.5,head_width=0.25",
-                                    color=COLOURS["current"], lw=1.6 * fs, alpha=0.8,
-                                    shrinkA=0, shrinkB=0), zorder=5)
-    ex = [hex_center(*(int(v) for v in vmap.coords[h])) for h in np.flatnonzero(ends)]
-    if ex:
-        ax.scatter([p[0] for p in ex], [p[1] for p in ex], s=22 * fs, c=COLOURS["current"],
-                   zorder=5, alpha=0.8)
-    # events: the hex is tinted, the symbol sits in its upper half
-    tint = {"red": [], "blue": []}
-    for h in range(vmap.num_hexes):
-        c, r = (int(v) for v in vmap.coords[h])
-        if vmap.red[h]:
-            tint["red"].append(hex_corners(c, r, 0.97))
-        if vmap.blue[h]:
-            tint["blue"].append(hex_corners(c, r, 0.97))
-    ax.add_collection(PolyCollection(tint["red"], facecolors=COLOURS["red_hex"],
-                                     edgecolors="none", zorder=2.5))
-    ax.add_collection(PolyCollection(tint["blue"], facecolors=COLOURS["blue_hex"],
-                                     edgecolors="none", zorder=2.5))
-    for h in range(vmap.num_hexes):
-        x, y = hex_center(*(int(v) for v in vmap.coords[h]))
-        if vmap.blue[h]:
-            ax.text(x - 0.42, y + 0.42, "\u273a", ha="center", va="center",
-                    fontsize=15 * fs, color=COLOURS["blue"], zorder=9)
-        if vmap.red[h]:
-            ax.text(x - 0.42, y + 0.42, "\u2680", ha="center", va="center",
-                    fontsize=17 * fs, color=COLOURS["red"], zorder=9)
-        if vmap.pirate[h]:
-            ax.text(x + 0.42, y + 0.4, "\u2620", ha="center", va="center",
-                    fontsize=16 * fs, color=COLOURS["pirate"], zorder=9)
-    # ports
-    for p, name in enumerate(vmap.port_name):
-        c, r = (int(v) for v in vmap.coords[vmap.port_hex[p]])
-        x, y = hex_center(c, r)
-        if vmap.port_island[p]:
-            ax.add_patch(Ellipse((x + 0.35, y - 0.45), 0.55, 0.32, angle=25,
-                                 fc=COLOURS["island"], ec="#8a7a50", lw=0.6, zorder=6))
-        ax.add_patch(Circle((x, y), 0.42, fc=COLOURS["port"], ec="#333333", lw=1.3,
-                                zorder=10))
-        ax.text(x, y, str(int(vmap.port_vp[p])), ha="center", va="center",
-                fontsize=9 * fs, weight="bold", zorder=11)
-        g = int(vmap.port_good[p])
-        if g >= 0:
-            ax.add_patch(Rectangle((x + 0.28, y + 0.18), 0.38, 0.38,
-                                       fc=GOOD_COLOURS[GOODS[g]], ec="#333333", lw=0.8,
-                                       zorder=11))
-        if names:
-            where = vmap.port_label[p] or _auto_label(vmap, c, r)
-            dx, dy, ha, va = _LABEL_OFFSETS[where]
-            text = name if g < 0 else f"{name} ({GOODS[g]})"
-            ax.text(x + dx * 0.55, y + dy * 0.55, text, ha=ha, va=va, fontsize=8.5 * fs,
-                    zorder=12, color="#1a1a1a",
-                    bbox=dict(boxstyle="round,pad=0.12", fc="white", ec="none", alpha=0.75))
-    # ships
+    _draw_terrain(ax, vmap)
+    _draw_borders(ax, vmap)
+    marked = _draw_lettering(ax, vmap, fs)
+    _draw_lisbon(ax, vmap, fs, names)
+    _draw_currents(ax, vmap, fs)
+    _draw_events(ax, vmap, fs)
+    _draw_ports(ax, vmap, fs, names)
     if ships is not None:
-        for i, h in enumerate(ships):
-            if h is None or h < 0:
-                continue
-            x, y = hex_center(*(int(v) for v in vmap.coords[h]))
-            ox = (i % 2) * 0.5 - 0.25
-            oy = (i // 2) * -0.45 + 0.1
-            ax.scatter([x + ox], [y + oy], marker="^", s=140 * fs,
-                       c=PLAYER_COLOURS[i % len(PLAYER_COLOURS)], edgecolors="black",
-                       linewidths=1.0, zorder=13)
+        _draw_ships(ax, vmap, ships, fs)
     xs = [1.5 * c for c in range(vmap.width)]
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
     ax.set_ylim(-SQ3 * (vmap.height + 0.5) - 0.2, SQ3 * 0.5 + 0.2)
@@ -229,31 +110,194 @@ def draw_map(vmap: VoyageMap, ax=None, *, names=True, legend=True, title=True, s
                      f"{int(vmap.pirate.sum())} pirate, {n_cur} current arrows",
                      fontsize=14 * fs)
     if legend:
-        if legend_at is None:
-            legend_anchor, legend_loc = hex_center(0, vmap.height - 1), "lower left"
-        else:
-            legend_anchor = hex_center(*legend_at)
-        handles = [
-            Patch(fc=COLOURS["sea"], ec="#6a9ab8", label="sea space"),
-            Patch(fc=COLOURS["land"], ec=COLOURS["land_edge"], label="land"),
-            Patch(fc=COLOURS["void"], ec=COLOURS["void"], label="water off the board"),
-            Line2D([], [], color=COLOURS["current"], marker=">", lw=1.6,
-                   label="current (free step), dot = end"),
-            Patch(fc=COLOURS["blue_hex"], ec="none", label="\u273a blue: stop, play a wind card"),
-            Patch(fc=COLOURS["red_hex"], ec="none", label="\u2680 red: roll the die"),
-            Line2D([], [], ls="", marker="$\u2620$", color="black", ms=11,
-                   label="pirates: +1 disc"),
-            Line2D([], [], ls="", marker="o", mfc="white", mec="#333333", ms=11,
-                   label="port (discovery VP)"),
-            Line2D([], [], color=COLOURS["hemisphere"], lw=3, ls="--",
-                   label="hemisphere line"),
-            Patch(fc="none", ec=COLOURS["lisbon"], lw=3, label="Lisbon (home)"),
-        ]
-        handles += [Patch(fc=GOOD_COLOURS[g], ec="#333333", label=f"goods: {g}")
-                    for g in GOODS]
-        ax.legend(handles=handles, loc=legend_loc, fontsize=10 * fs, ncol=2,
-                  framealpha=0.92, bbox_to_anchor=legend_anchor, bbox_transform=ax.transData)
+        _draw_legend(ax, vmap, fs, marked if legend_at is None else legend_at, legend_loc)
     return ax
+
+
+def _cell(vmap, h):
+    """(col, row) of sea space h, as ints."""
+    c, r = vmap.coords[h]
+    return int(c), int(r)
+
+
+def _is_land(vmap, c, r):
+    return 0 <= c < vmap.width and 0 <= r < vmap.height and vmap.terrain[r, c] == LAND
+
+
+def _draw_terrain(ax, vmap):
+    """Every cell of the grid: water off the board, land, sea spaces."""
+    polys = {VOID: [], LAND: [], SEA: []}
+    for r in range(vmap.height):
+        for c in range(vmap.width):
+            polys[int(vmap.terrain[r, c])].append(hex_corners(c, r))
+    ax.add_collection(PolyCollection(polys[VOID], facecolors=COLOURS["void"],
+                                     edgecolors=COLOURS["void"], linewidths=0.6, zorder=1))
+    ax.add_collection(PolyCollection(polys[LAND], facecolors=COLOURS["land"],
+                                     edgecolors=COLOURS["land"], linewidths=0.6, zorder=1))
+    ax.add_collection(PolyCollection(polys[SEA], facecolors=COLOURS["sea"],
+                                     edgecolors=COLOURS["sea_edge"], linewidths=0.8, zorder=2))
+
+
+def _draw_borders(ax, vmap):
+    """The coastline (sides between land and sea), walls, and the hemisphere line."""
+    coast = []
+    for h in range(vmap.num_hexes):
+        c, r = _cell(vmap, h)
+        for d in range(6):
+            if _is_land(vmap, *_step(c, r, d)):
+                coast.append(_side(c, r, d))
+    ax.add_collection(LineCollection(coast, colors="#8a7a50", linewidths=1.0, zorder=3))
+    wall_segs = [_side(*_cell(vmap, h), d) for h, d in vmap.walls]
+    ax.add_collection(LineCollection(wall_segs, colors=COLOURS["land_edge"], linewidths=4,
+                                     zorder=3))
+    hemi = []
+    for h in range(vmap.num_hexes):
+        for d in range(6):
+            t = vmap.neighbors[h, d]
+            if t >= 0 and vmap.hemisphere[t] != vmap.hemisphere[h] and t > h:
+                hemi.append(_side(*_cell(vmap, h), d))
+    ax.add_collection(LineCollection(hemi, colors=COLOURS["hemisphere"], linewidths=3.0,
+                                     linestyles=(0, (4, 2)), zorder=6))
+
+
+def _draw_lettering(ax, vmap, fs):
+    """The map's own labels (oceans, lands); returns the cell the map marks "@legend"."""
+    marked = None
+    for c, r, text in vmap.labels:
+        if text == "@legend":
+            marked = marked or (c, r)
+            continue
+        x, y = hex_center(c, r)
+        ax.text(x, y, text, ha="center", va="center", fontsize=11 * fs, style="italic",
+                color=COLOURS["label"] if _is_land(vmap, c, r) else COLOURS["ocean_label"],
+                alpha=0.8, zorder=4)
+    return marked
+
+
+def _draw_lisbon(ax, vmap, fs, names):
+    lc, lr = _cell(vmap, vmap.lisbon)
+    ax.add_patch(Polygon(hex_corners(lc, lr, 0.93), closed=True, fill=False,
+                         edgecolor=COLOURS["lisbon"], linewidth=3.5, zorder=7))
+    lx, ly = hex_center(lc, lr)
+    ax.text(lx, ly + 0.05, "\u271a", ha="center", va="center", fontsize=15 * fs,
+            color="#b22222", zorder=8)
+    if names:
+        ax.text(lx + 0.9, ly + 0.55, "Lisbon", ha="left", va="bottom", fontsize=10 * fs,
+                weight="bold", color="#222222", zorder=12,
+                bbox=dict(boxstyle="round,pad=0.15", fc="#fff7d6", ec="none", alpha=0.85))
+
+
+def _draw_currents(ax, vmap, fs):
+    """An arrow per current step, a dot where a current ends."""
+    for h in range(vmap.num_hexes):
+        d = int(vmap.current[h])
+        if d < 0:
+            continue
+        x0, y0 = hex_center(*_cell(vmap, h))
+        x1, y1 = hex_center(*_cell(vmap, vmap.neighbors[h, d]))
+        ax.annotate("", xy=(x0 + 0.78 * (x1 - x0), y0 + 0.78 * (y1 - y0)),
+                    xytext=(x0 + 0.22 * (x1 - x0), y0 + 0.22 * (y1 - y0)),
+                    arrowprops=dict(arrowstyle="-|>,head_length=0.5,head_width=0.25",
+                                    color=COLOURS["current"], lw=1.6 * fs, alpha=0.8,
+                                    shrinkA=0, shrinkB=0), zorder=5)
+    ex = [hex_center(*_cell(vmap, h)) for h in np.flatnonzero(vmap.current_ends())]
+    if ex:
+        ax.scatter([p[0] for p in ex], [p[1] for p in ex], s=22 * fs, c=COLOURS["current"],
+                   zorder=5, alpha=0.8)
+
+
+def _draw_events(ax, vmap, fs):
+    """Red, blue and pirate spaces: the hex is tinted, the symbol sits in its upper half."""
+    tint = {"red": [], "blue": []}
+    for h in range(vmap.num_hexes):
+        c, r = _cell(vmap, h)
+        if vmap.red[h]:
+            tint["red"].append(hex_corners(c, r, 0.97))
+        if vmap.blue[h]:
+            tint["blue"].append(hex_corners(c, r, 0.97))
+    ax.add_collection(PolyCollection(tint["red"], facecolors=COLOURS["red_hex"],
+                                     edgecolors="none", zorder=2.5))
+    ax.add_collection(PolyCollection(tint["blue"], facecolors=COLOURS["blue_hex"],
+                                     edgecolors="none", zorder=2.5))
+    for h in range(vmap.num_hexes):
+        x, y = hex_center(*_cell(vmap, h))
+        if vmap.blue[h]:
+            ax.text(x - 0.42, y + 0.42, "\u273a", ha="center", va="center",
+                    fontsize=15 * fs, color=COLOURS["blue"], zorder=9)
+        if vmap.red[h]:
+            ax.text(x - 0.42, y + 0.42, "\u2680", ha="center", va="center",
+                    fontsize=17 * fs, color=COLOURS["red"], zorder=9)
+        if vmap.pirate[h]:
+            ax.text(x + 0.42, y + 0.4, "\u2620", ha="center", va="center",
+                    fontsize=16 * fs, color=COLOURS["pirate"], zorder=9)
+
+
+def _draw_ports(ax, vmap, fs, names):
+    """Each port: its island, its VP disc, its good, its name."""
+    for p, name in enumerate(vmap.port_name):
+        c, r = _cell(vmap, vmap.port_hex[p])
+        x, y = hex_center(c, r)
+        if vmap.port_island[p]:
+            ax.add_patch(Ellipse((x + 0.35, y - 0.45), 0.55, 0.32, angle=25,
+                                 fc=COLOURS["island"], ec="#8a7a50", lw=0.6, zorder=6))
+        ax.add_patch(Circle((x, y), 0.42, fc=COLOURS["port"], ec="#333333", lw=1.3,
+                            zorder=10))
+        ax.text(x, y, str(int(vmap.port_vp[p])), ha="center", va="center",
+                fontsize=9 * fs, weight="bold", zorder=11)
+        g = int(vmap.port_good[p])
+        if g >= 0:
+            ax.add_patch(Rectangle((x + 0.28, y + 0.18), 0.38, 0.38,
+                                   fc=GOOD_COLOURS[GOODS[g]], ec="#333333", lw=0.8,
+                                   zorder=11))
+        if names:
+            where = vmap.port_label[p] or _auto_label(vmap, c, r)
+            dx, dy, ha, va = _LABEL_OFFSETS[where]
+            text = name if g < 0 else f"{name} ({GOODS[g]})"
+            ax.text(x + dx * 0.55, y + dy * 0.55, text, ha=ha, va=va, fontsize=8.5 * fs,
+                    zorder=12, color="#1a1a1a",
+                    bbox=dict(boxstyle="round,pad=0.12", fc="white", ec="none", alpha=0.75))
+
+
+def _draw_ships(ax, vmap, ships, fs):
+    """A triangle per player in the player's colour, side by side within the hex."""
+    for i, h in enumerate(ships):
+        if h is None or h < 0:
+            continue
+        x, y = hex_center(*_cell(vmap, h))
+        ox = (i % 2) * 0.5 - 0.25
+        oy = (i // 2) * -0.45 + 0.1
+        ax.scatter([x + ox], [y + oy], marker="^", s=140 * fs,
+                   c=PLAYER_COLOURS[i % len(PLAYER_COLOURS)], edgecolors="black",
+                   linewidths=1.0, zorder=13)
+
+
+def _draw_legend(ax, vmap, fs, legend_at, legend_loc):
+    """What every colour and symbol means, its upper-left corner at cell `legend_at`
+    (default: the lower-left corner of the map)."""
+    if legend_at is None:
+        legend_anchor, legend_loc = hex_center(0, vmap.height - 1), "lower left"
+    else:
+        legend_anchor = hex_center(*legend_at)
+    handles = [
+        Patch(fc=COLOURS["sea"], ec="#6a9ab8", label="sea space"),
+        Patch(fc=COLOURS["land"], ec=COLOURS["land_edge"], label="land"),
+        Patch(fc=COLOURS["void"], ec=COLOURS["void"], label="water off the board"),
+        Line2D([], [], color=COLOURS["current"], marker=">", lw=1.6,
+               label="current (free step), dot = end"),
+        Patch(fc=COLOURS["blue_hex"], ec="none", label="\u273a blue: stop, play a wind card"),
+        Patch(fc=COLOURS["red_hex"], ec="none", label="\u2680 red: roll the die"),
+        Line2D([], [], ls="", marker="$\u2620$", color="black", ms=11,
+               label="pirates: +1 disc"),
+        Line2D([], [], ls="", marker="o", mfc="white", mec="#333333", ms=11,
+               label="port (discovery VP)"),
+        Line2D([], [], color=COLOURS["hemisphere"], lw=3, ls="--",
+               label="hemisphere line"),
+        Patch(fc="none", ec=COLOURS["lisbon"], lw=3, label="Lisbon (home)"),
+    ]
+    handles += [Patch(fc=GOOD_COLOURS[g], ec="#333333", label=f"goods: {g}")
+                for g in GOODS]
+    ax.legend(handles=handles, loc=legend_loc, fontsize=10 * fs, ncol=2,
+              framealpha=0.92, bbox_to_anchor=legend_anchor, bbox_transform=ax.transData)
 
 
 def _step(c, r, d):

@@ -10,6 +10,7 @@ ROUND1_DEAL = (4, 5, 6, 7)                  # V13, by position
 TARGETS_PER_DECK = 4                        # V3: 4 west + 4 east per player
 TARGET_VP = 5                               # V51
 MONASTERY_VP = 10                           # V41
+UPGRADE_CUBES = 3                           # V43: different goods for ship 4
 TILES_BY_PLAYERS = {2: 3, 3: 4, 4: 5}       # V4
 STOCK_PER_GOOD = 4                          # VA8
 DEFAULT_MAX_ROUNDS = 40
