@@ -1,8 +1,9 @@
 """Agents for both games, by name: ``agents.make_agent("random", game="hansa")``.
 
 Protocol: ``act(observation, action_mask, rng) -> int`` (see ``agents.registry``).
-Registered: ``random``, ``heuristic``, ``mcts:<simulations>``, ``ppo`` (the shipped
-checkpoint) and ``ppo:<path>`` (docs/agents.md); more agents
+Registered: ``random``, ``heuristic``, ``noisy:<eps>`` (the heuristic with random moves
+mixed in), ``mcts:<simulations>``, ``ppo`` (the shipped checkpoint), ``ppo:<path>`` and
+``rllib:<path>`` (a policy trained with RLlib) (docs/agents.md); more agents
 join through ``agents.register(name, factory)``.
 """
 
@@ -23,6 +24,8 @@ register("random", RandomAgent, replace=True)
 register("heuristic", "agents.heuristic:HeuristicAgent", replace=True)
 register("mcts", "agents.ismcts:ISMCTSAgent", replace=True)
 register("ppo", "agents.ppo:PPOAgent", replace=True)
+register("rllib", "agents.rllib_agent:RllibAgent", replace=True)
+register("noisy", "agents.noisy:NoisyAgent", replace=True)
 
 __all__ = [
     "RandomAgent",

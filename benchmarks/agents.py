@@ -175,7 +175,8 @@ def lineups(a: str, b: str, n: int) -> list:
 
 def strength_row(game_name, pairing, n, games, db, workers, base_seed=0) -> dict:
     """Agent a against b in `game_name` with n players: a's win share, Wilson 95%."""
-    from tradewinds import arena, stats
+    from studies import arena
+    from tradewinds import stats
     from tradewinds.store import Store
 
     a, b = pairing.split("-")

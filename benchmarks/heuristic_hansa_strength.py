@@ -3,7 +3,7 @@
     python -m benchmarks.heuristic_hansa_strength                 # arena, 400 games per count
     python -m benchmarks.heuristic_hansa_strength --games 200 --fast
 
-* arena (default): `tradewinds.arena` studies "heuristic" against "random" with seats
+* arena (default): `studies.arena` studies "heuristic" against "random" with seats
   rotated, for 2, 3 and 4 players (the heuristic holds one seat, random the others); the
   heuristic's win share (shared wins count fractionally) with a 95% Wilson interval.
 * `--fast`: the same match-up played entirely inside numba (`fast_match`), each heuristic
@@ -119,7 +119,7 @@ def fast_rate(n: int, games: int, weights=None, first_seed: int = 0):
 
 def arena_rate(n: int, games: int):
     import agents  # noqa: F401
-    from tradewinds import arena
+    from studies import arena
 
     lineup = ",".join(["heuristic"] + ["random"] * (n - 1))
     st = arena.Study.create("hansa", n, lineup, seating="rotate")

@@ -5,7 +5,7 @@
     python -m benchmarks.heuristic_voyage_strength --fast --options black_ship=1
     python -m benchmarks.heuristic_voyage_strength --fast --options dice_movement=1
 
-* win rate (default: the arena): `tradewinds.arena` studies "heuristic" against "random"
+* win rate (default: the arena): `studies.arena` studies "heuristic" against "random"
   with seats rotated, for 2, 3 and 4 players (the heuristic holds one seat); its win share
   (shared wins count fractionally) with a 95% Wilson interval, and how many games hit the
   40-round cap. `--fast`: the same match-up inside numba (`fast_match`), every heuristic
@@ -149,7 +149,7 @@ def fast_rate(n: int, games: int, options: dict, first_seed: int = 0):
 
 def arena_rate(n: int, games: int, options: dict):
     import agents  # noqa: F401
-    from tradewinds import arena
+    from studies import arena
 
     lineup = ",".join(["heuristic"] + ["random"] * (n - 1))
     st = arena.Study.create("voyage", n, lineup, seating="rotate", options=options or None)

@@ -1,4 +1,4 @@
-"""Training throughput: the batched VecEnv (`tradewinds.vec_env.BatchedVecEnv`) beside
+"""Training throughput: the batched VecEnv (`training.vec_env.BatchedVecEnv`) beside
 SB3's `DummyVecEnv` over `SingleAgentEnv`s, measured in one run.
 
     python -m benchmarks.training              # both games, 2 players (~10 min on 2 busy cores)
@@ -54,7 +54,7 @@ def choose(masks, key, out):
 
 
 def _batched(game, n, seed=0, **kw):
-    from tradewinds.vec_env import BatchedVecEnv
+    from training.vec_env import BatchedVecEnv
 
     return BatchedVecEnv(game, num_envs=NUM_ENVS, num_players=n, seed=seed, **kw)
 
@@ -62,7 +62,7 @@ def _batched(game, n, seed=0, **kw):
 def _dummy(game, n, seed=0, python_opponents=False):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from tradewinds.single_agent import SingleAgentEnv, UniformRandom
+    from training.single_agent import SingleAgentEnv, UniformRandom
 
     opp = UniformRandom() if python_opponents else "random"
     env = DummyVecEnv([lambda: SingleAgentEnv(game, num_players=n, seat="random",

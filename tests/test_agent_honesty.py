@@ -18,7 +18,7 @@ from hansa_env.state import StateView as HansaView
 from tradewinds import registry
 from voyage_env.state import StateView as VoyageView
 
-SEARCHERS = ["heuristic", "mcts:24"]
+SEARCHERS = ["heuristic", "noisy:0.5", "mcts:24"]
 
 
 def positions(game_name: str, n: int, count: int, seed: int):

@@ -14,7 +14,8 @@ import pytest
 
 import agents
 from agents import RandomAgent, make_agent
-from tradewinds import arena, registry
+from studies import arena
+from tradewinds import registry
 from tradewinds.protocol import Game
 from tradewinds.store import Store
 
@@ -392,7 +393,7 @@ def test_kill_9_loses_at_most_the_games_in_flight(tmp_path):
         res = arena.run(study, clean, games, chunk_size=100)
         reference = clean.games(res.run_id)
     assert strip(rows) == strip(reference)
-    from tradewinds.fpa import summarize_rows
+    from studies.fpa import summarize_rows
 
     got, want = (summarize_rows(r, study, n_boot=500) for r in (rows, reference))
     assert got.pop("game_seconds_total") > 0 and want.pop("game_seconds_total") > 0

@@ -1,8 +1,8 @@
-"""Balance metrics (tradewinds.balance) against small hand-computed cases."""
+"""Balance metrics (studies.balance) against small hand-computed cases."""
 
 import pytest
 
-from tradewinds import balance
+from studies import balance
 
 
 def row(winners, order=(0, 1, 2), truncated=False, rounds=10, steps=100):

@@ -123,6 +123,17 @@ def test_bad_arguments_are_one_line_errors(capsys, tmp_path):
     assert not os.path.exists(db)                     # no case got as far as the database
 
 
+def test_demo_asks_the_game_for_random_playout(capsys):
+    """The demo plays through `Game.random_playout`: a game without that capability (the
+    race game of tests/test_arena.py) is a one-line error, not an AttributeError."""
+    from tradewinds import registry
+
+    with registry.registered("race", "test_arena"):
+        one_line_error(capsys, ["demo", "race", "--players", "2", "--games", "1"],
+                       "tradewinds demo needs the 'random_playout' capability, which race "
+                       "does not have")
+
+
 def test_agent_kwargs_names_may_hold_colons():
     assert parse_agent_kwargs(["mcts:200:c=1.4,rollout=random", "heuristic:x=1",
                                "mcts:200:budget=0.5"]) == {

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import agents
-from tradewinds import cli, evaluate, rating_fit
+from studies import evaluate
+from tradewinds import cli, rating_fit
 
 # ------------------------------------------------------------------------ the rating fit
 
@@ -95,7 +96,7 @@ def test_comparisons_from_multiplayer_games():
 @pytest.mark.parametrize("path", evaluate.shipped_ladders(), ids=lambda p: p.stem)
 def test_shipped_ladder_is_current(path):
     """Fails when a member changed (source, heuristic, checkpoint) without a refit: refit
-    with `python -m tradewinds.evaluate fit <game> --players N` (a new version)."""
+    with `python -m studies.evaluate fit <game> --players N` (a new version)."""
     ladder = json.loads(path.read_text())
     assert ladder["schema"] == evaluate.LADDER_SCHEMA
     assert ladder["version"] == evaluate.ladder_version(ladder)

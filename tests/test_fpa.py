@@ -7,9 +7,8 @@ import pytest
 from test_arena import race  # noqa: F401  (fixture: the rigged race game)
 
 import agents
-from tradewinds import arena, stats
-from tradewinds.cli import main
-from tradewinds.fpa import (
+from studies import arena
+from studies.fpa import (
     FpaConfig,
     SequentialStop,
     SprtConfig,
@@ -19,6 +18,8 @@ from tradewinds.fpa import (
     study_table,
     summarize_rows,
 )
+from tradewinds import stats
+from tradewinds.cli import main
 from tradewinds.store import Store
 
 

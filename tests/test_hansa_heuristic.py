@@ -12,7 +12,7 @@ from agents.heuristic import HeuristicAgent, decide
 from hansa_env import GAME, scenario
 from hansa_env.bindings import AUX
 from hansa_env.state import StateView
-from tradewinds import arena
+from studies import arena
 from tradewinds.protocol import as_key
 
 MASK = np.zeros(GAME.num_actions, dtype=np.int8)

@@ -3,7 +3,8 @@
 import pytest
 
 from agents import kernel_policy
-from tradewinds import arena, registry
+from studies import arena
+from tradewinds import registry
 
 
 def test_kernel_policy_names():

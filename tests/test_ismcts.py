@@ -11,7 +11,8 @@ import pytest
 
 import agents
 from agents import ismcts
-from tradewinds import arena, registry
+from studies import arena
+from tradewinds import registry
 
 SHORT = {"hansa": {"max_rounds": 4}, "voyage": {"max_rounds": 3}}
 

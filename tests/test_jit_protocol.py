@@ -114,7 +114,34 @@ def test_cache_stamp_covers_the_modules_kernels_compile_in():
     for name in ("hansa_env.state", "voyage_env.state", "voyage_env.rules", "hansa_env.board",
                  "hansa_env.kernel", "agents.ismcts", "tradewinds.rng"):
         assert name in needed, name
-    assert "tradewinds.cli" not in needed and "tradewinds.fpa" not in needed
+    assert "tradewinds.cli" not in needed and "studies.fpa" not in needed
     text = "from voyage_env import state as S, rules\nimport hansa_env.board\n"
     assert jitcache._imported(text, modules) == {"voyage_env", "voyage_env.state",
                                                  "voyage_env.rules", "hansa_env.board"}
+
+
+def test_numba_code_is_what_numba_compiles_not_the_word():
+    """A module holds numba code when it decorates or compiles with numba or binds a game's
+    kernels; a docstring that speaks of njit functions (tradewinds/protocol.py) does not
+    make it one (it is still in the stamp when numba code imports it)."""
+    modules = jitcache._project_modules()
+    holds = {n for n, p in modules.items() if jitcache.holds_numba_code(p.read_text())}
+    for name in ("tradewinds.kernels", "tradewinds.rng", "tradewinds.jit", "agents.policies",
+                 "hansa_env.bindings", "voyage_env.kernel", "training.opponents",
+                 "training.vec_env"):
+        assert name in holds, name
+    for name in ("tradewinds.protocol", "tradewinds.jitcache", "studies.arena",
+                 "tradewinds.cli"):
+        assert name not in holds, name
+    assert "training.vec_env" in jitcache.numba_dependencies(modules)
+    for text in ("@njit(cache=True)\ndef f(x):\n    return x\n",
+                 "import numba\n\n@numba.njit\ndef f(x):\n    return x\n",
+                 "g = njit(cache=True)(f)\n",
+                 "    overload(step, jit_options=opts)(impl)\n",
+                 "jit.bind(\n    Aux,\n)\n"):
+        assert jitcache.holds_numba_code(text), text
+    for text in ('"""Generic njit functions; see jit.bind and overload."""\n',
+                 "# an njit call fused with the kernel call\nx = 1\n",
+                 "import numba\nversion = numba.__version__\n",
+                 "caching.Cache.save_overload = _guarded(caching.Cache.save_overload)\n"):
+        assert not jitcache.holds_numba_code(text), text

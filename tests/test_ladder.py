@@ -1,11 +1,11 @@
-"""The strength ladder (tradewinds.ladder): mirrored seeds, resume, outputs, CLI."""
+"""The strength ladder (studies.ladder): mirrored seeds, resume, outputs, CLI."""
 
 import json
 
 import pytest
 
+from studies.ladder import LadderConfig, parse_levels, run_ladder
 from tradewinds.cli import main
-from tradewinds.ladder import LadderConfig, parse_levels, run_ladder
 from tradewinds.store import Store
 
 

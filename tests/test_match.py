@@ -1,4 +1,4 @@
-"""Matches (tradewinds.match): line-ups and seat balance, the schedule, resuming through
+"""Matches (studies.match): line-ups and seat balance, the schedule, resuming through
 the arena's store, ratings of rigged agents, parametrized agent names, outputs."""
 
 import json
@@ -11,8 +11,8 @@ import pytest
 from test_arena import race  # noqa: F401  (fixture: the rigged race game and its agents)
 
 import agents
-from tradewinds import arena
-from tradewinds.match import (
+from studies import arena
+from studies.match import (
     MatchConfig,
     check_writable_dir,
     lineups,

@@ -19,7 +19,8 @@ import pytest
 from pebbles_env.reference import PebblesGame
 
 import tradewinds
-from tradewinds import arena, kernels, registry, rewards
+from studies import arena
+from tradewinds import kernels, registry, rewards
 from tradewinds.protocol import CAPABILITIES, REQUIRED_KERNELS, Game
 
 GAME = pebbles_env.GAME

@@ -1,4 +1,4 @@
-"""The human seat (tradewinds.play), driven by scripts: re-asking on bad input, whole
+"""The human seat (studies.play), driven by scripts: re-asking on bad input, whole
 games to the end in both games, quit and end of input, and the real command."""
 
 import io
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from studies.play import play
 from tradewinds import registry
-from tradewinds.play import play
 
 
 def run(script: str, game="hansa", **kw):

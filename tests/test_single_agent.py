@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from tradewinds.single_agent import SingleAgentEnv
+from training.single_agent import SingleAgentEnv
 
 
 def test_gymnasium_env_checker_passes():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tradewinds import arena
+from studies import arena
 from tradewinds.store import Store
 
 

@@ -13,9 +13,9 @@ pytest.importorskip("sb3_contrib")
 
 import agents  # noqa: E402
 from tradewinds import cli, registry  # noqa: E402
-from tradewinds.vec_env import BatchedVecEnv  # noqa: E402
 from training import checkpoints as ck  # noqa: E402
 from training.pool import OpponentPool  # noqa: E402
+from training.vec_env import BatchedVecEnv  # noqa: E402
 
 
 class Marker:

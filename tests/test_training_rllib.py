@@ -42,3 +42,51 @@ def test_one_rllib_iteration_trains_and_saves(tmp_path):
     assert history[0]["iteration"] == 1 and history[0]["env_steps"] >= 256
     assert any(p.is_file() for p in (tmp_path / "rllib").rglob("*"))
     assert "iteration 1" in lines[0]
+    _the_saved_policy_plays_as_an_agent(tmp_path)
+
+
+def _the_saved_policy_plays_as_an_agent(run_dir):
+    """`rllib:<path>` loads what the run saved and plays only legal actions, from the
+    seat's observation and mask alone (it is not given the state)."""
+    import agents
+    import tradewinds
+
+    bot = agents.make_agent(f"rllib:{run_dir}", game="hansa")
+    assert not getattr(bot, "needs_state", False)
+    game = tradewinds.game("hansa")
+    rng = np.random.default_rng(0)
+    s = game.new_state(2, seed=5)
+    for _ in range(200):
+        if game.is_terminal(s):
+            break
+        mask = game.legal_mask(s)
+        a = bot.act(game.observe(s, game.current_player(s)), mask, rng)
+        assert mask[a], game.action_name(a)
+        game.step(s, a)
+    sampler = agents.make_agent(f"rllib:{run_dir}", game="hansa", deterministic=False)
+    mask = game.legal_mask(s) if not game.is_terminal(s) else game.legal_mask(
+        game.new_state(2, seed=6))
+    picks = {sampler.act(np.zeros(game.obs_size, np.float32), mask, rng) for _ in range(50)}
+    assert all(mask[a] for a in picks)
+
+
+def test_the_shipped_rllib_policy_plays_whole_games():
+    """`rllib` loads the shipped Hansa policy: it plays whole games with legal actions
+    only (its strength is measured in benchmarks, docs/benchmarking.md)."""
+    import agents
+    from studies import arena
+
+    bot = agents.make_agent("rllib", game="hansa")
+    assert bot.path.name == "hansa_2p_rllib"
+    study = arena.Study.create("hansa", 2, ("rllib", "random"), seating="rotate")
+    rows = arena.play_chunk(study, range(2))
+    assert len(rows) == 2 and all(not r["truncated"] for r in rows)
+
+
+def test_the_rllib_agent_names_what_is_wrong(tmp_path):
+    import agents
+
+    with pytest.raises(ValueError, match="no shipped rllib policy for 'voyage'"):
+        agents.make_agent("rllib", game="voyage")
+    with pytest.raises(ValueError, match="no RLlib policy under"):
+        agents.make_agent(f"rllib:{tmp_path}", game="hansa")

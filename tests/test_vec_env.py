@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 import tradewinds
-from tradewinds import opponents as ops
 from tradewinds.protocol import IllegalActionError, as_key
-from tradewinds.single_agent import SingleAgentEnv
+from training import opponents as ops
+from training.single_agent import SingleAgentEnv
 
 pytest.importorskip("stable_baselines3")
-from tradewinds.vec_env import BatchedVecEnv  # noqa: E402
+from training.vec_env import BatchedVecEnv  # noqa: E402
 
 
 class FirstLegal:

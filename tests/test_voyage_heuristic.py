@@ -156,7 +156,7 @@ def test_an_aux_value_with_route_tables_is_read_and_decides_the_same():
 
 
 def test_heuristic_agent_beats_random_in_the_arena():
-    from tradewinds import arena
+    from studies import arena
 
     st = arena.Study.create("voyage", 2, "heuristic,random", seating="rotate")
     for i in range(2):

@@ -69,7 +69,7 @@ def parse_agent_kwargs(items) -> dict:
 
     The agent name is everything before the last colon ahead of the first '=' (names may
     hold colons themselves: mcts:200)."""
-    from tradewinds import arena
+    from studies import arena
 
     out: dict = {}
     for text in items or []:
@@ -83,7 +83,7 @@ def parse_agent_kwargs(items) -> dict:
 
 
 def _options(args) -> dict:
-    from tradewinds import arena
+    from studies import arena
 
     return arena.parse_options(args.option or [])
 
@@ -122,6 +122,7 @@ def demo(args) -> int:
 
     game = registry.game(args.game)
     game.check_players(args.players)
+    game.require("random_playout", "tradewinds demo")
     console = Console()
     wins = np.zeros(args.players)
     scores = []
@@ -131,7 +132,7 @@ def demo(args) -> int:
     for seed in track(range(args.games), description=f"{args.game}, {args.players} players"):
         state = game.new_state(args.players, seed)
         key[:] = (seed, 12345)
-        steps += game.kernels.random_playout(state, key)
+        steps += game.random_playout(state, key)
         wins += game.returns(state)
         scores.append(game.scores(state))
     elapsed = time.perf_counter() - t0
@@ -148,8 +149,8 @@ def demo(args) -> int:
 
 def fpa(args) -> int:
     """First-player-advantage study: arena games into SQLite, statistics, JSON and PNG."""
-    from tradewinds.fpa import FpaConfig, SprtConfig, run_fpa
-    from tradewinds.match import check_writable_dir
+    from studies.fpa import FpaConfig, SprtConfig, run_fpa
+    from studies.match import check_writable_dir
 
     config = FpaConfig(
         game=args.game, players=args.players, agent=args.agent, games=args.games,
@@ -169,8 +170,8 @@ def fpa(args) -> int:
 
 def ladder(args) -> int:
     """Seat advantage against playing strength: one study per level, mirrored seeds."""
-    from tradewinds.ladder import LadderConfig, run_ladder
-    from tradewinds.match import check_writable_dir
+    from studies.ladder import LadderConfig, run_ladder
+    from studies.match import check_writable_dir
 
     config = LadderConfig(
         game=args.game, levels=args.levels, players=args.players, games=args.games,
@@ -190,7 +191,7 @@ def ladder(args) -> int:
 
 def match(args) -> int:
     """Head-to-head match: rotated seats, win rates, openskill and Elo ratings."""
-    from tradewinds.match import MatchConfig, run_match
+    from studies.match import MatchConfig, run_match
 
     _check_backend(args)
     config = MatchConfig(
@@ -207,8 +208,8 @@ def match(args) -> int:
 
 
 def evaluate(args) -> int:
-    """Rate an agent against the fixed opponent ladder (tradewinds/evaluate.py)."""
-    from tradewinds.evaluate import EvaluateConfig, run_evaluate
+    """Rate an agent against the fixed opponent ladder (studies/evaluate.py)."""
+    from studies.evaluate import EvaluateConfig, run_evaluate
 
     config = EvaluateConfig(
         game=args.game, agent=args.agent, players=args.players, games=args.games,
@@ -222,7 +223,7 @@ def evaluate(args) -> int:
 
 def play(args) -> int:
     """A human seat against agents in the terminal."""
-    from tradewinds.play import play as play_game
+    from studies.play import play as play_game
 
     return play_game(args.game, args.players, args.vs, seat=args.seat, seed=args.seed,
                      options=_options(args), agent_kwargs=parse_agent_kwargs(args.agent_kwargs),
@@ -319,12 +320,12 @@ def _add_common(p, *, db_default: Path, what: str) -> None:
 
 
 def build_parser() -> ArgumentParser:
+    from studies.evaluate import DEFAULT_DB as EVALUATE_DB
+    from studies.fpa import DEFAULT_DB as FPA_DB
+    from studies.ladder import DEFAULT_DB as LADDER_DB
+    from studies.ladder import DEFAULT_LEVELS as LADDER_LEVELS
+    from studies.match import DEFAULT_DB as MATCH_DB
     from tradewinds import __version__
-    from tradewinds.evaluate import DEFAULT_DB as EVALUATE_DB
-    from tradewinds.fpa import DEFAULT_DB as FPA_DB
-    from tradewinds.ladder import DEFAULT_DB as LADDER_DB
-    from tradewinds.ladder import DEFAULT_LEVELS as LADDER_LEVELS
-    from tradewinds.match import DEFAULT_DB as MATCH_DB
 
     parser = ArgumentParser(prog="tradewinds", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
@@ -396,7 +397,7 @@ def build_parser() -> ArgumentParser:
         "match", help="head-to-head match: rotated seats, win rates, openskill and Elo",
         description="Plays --games games between the agents with the seats rotated (every "
         "agent in every seat equally often; with more agents than seats, every line-up in "
-        "turn: see tradewinds/match.py) into the results database (resuming), then prints "
+        "turn: see studies/match.py) into the results database (resuming), then prints "
         "each agent's win rate with a Wilson 95% interval, mean VP, openskill ratings and, "
         "for 2 players, Elo differences with 95% intervals; writes JSON and markdown. "
         "Shared wins count 1/k for each of the k winners.")
@@ -420,13 +421,13 @@ def build_parser() -> ArgumentParser:
     p = sub.add_parser(
         "evaluate", help="rate an agent against the fixed opponent ladder (Elo, random = 0)",
         description="Plays --games games of the agent against every member of the game's "
-        "opponent ladder (tradewinds/ladders/<game>_<N>p.json: random, heuristic, IS-MCTS "
+        "opponent ladder (studies/ladders/<game>_<N>p.json: random, heuristic, IS-MCTS "
         "budgets, the shipped PPO policy, each with a fixed rating, random = 0) with the "
         "seats rotated and fixed seeds, into the results database (resuming), then fits "
         "the agent's Elo rating with the ladder's ratings held fixed and prints it with a "
         "95% interval, the win rate against each opponent with a Wilson 95% interval, "
         "and writes JSON (naming the ladder version) and markdown. See "
-        "docs/benchmarking.md; refit a ladder with python -m tradewinds.evaluate fit.")
+        "docs/benchmarking.md; refit a ladder with python -m studies.evaluate fit.")
     p.add_argument("game", type=game_name, help="game name: hansa or voyage")
     p.add_argument("--agent", required=True, metavar="NAME",
                    help="the agent to rate: a registered name (heuristic, mcts:200, ppo), "

@@ -6,8 +6,9 @@ kernel calling `tradewinds.rng`) keeps running the old callee after that module 
 `refresh(globals())`, at the end of a module with njit functions, drops the module's
 cached functions when any first-party source file changed since they were cached: the
 stamp is the size and modification time of every ``.py`` file of the project's packages
-that holds numba code, and of every project module those import (state layouts and
-constants are compiled in as literals: a changed offset must recompile its users).
+that holds numba code (`holds_numba_code`), and of every project module those import (state
+layouts and constants are compiled in as literals: a changed offset must recompile its
+users).
 A fresh checkout has no cache, so this matters to people editing kernels, not to CI.
 It also flushes an index that cannot be loaded (see `_drop_unreadable`), and keeps the
 compilations for games bound with ``tradewinds.jit.bind(..., cache=False)`` out of the
@@ -17,6 +18,7 @@ disk cache (`keep_off_disk`).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from functools import cache
 from importlib.util import find_spec
@@ -26,7 +28,8 @@ from numba import types
 from numba.core import caching
 from numba.core.registry import CPUDispatcher
 
-PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents")
+# every first-party package whose modules may hold numba code or be imported by it
+PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents", "studies", "training")
 
 
 def _project_modules() -> dict[str, Path]:
@@ -37,11 +40,13 @@ def _project_modules() -> dict[str, Path]:
         if spec is None or not spec.submodule_search_locations:
             continue
         for root in spec.submodule_search_locations:
-            for path in sorted(Path(root).rglob("*.py")):
-                parts = path.relative_to(root).with_suffix("").parts
-                if parts[-1] == "__init__":
-                    parts = parts[:-1]
-                out[".".join((pkg, *parts))] = path
+            # os.walk, not rglob: __pycache__ holds numba's many index and data files
+            for folder, subfolders, names in os.walk(root):
+                subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+                here = Path(folder).relative_to(root).parts
+                for name in sorted(n for n in names if n.endswith(".py")):
+                    parts = (*here, name[:-3]) if name != "__init__.py" else here
+                    out[".".join((pkg, *parts))] = Path(folder) / name
     return out
 
 
@@ -63,6 +68,36 @@ def _imported(text: str, modules: dict[str, Path]) -> set[str]:
     return {m for m in found if m in modules}
 
 
+# Numba code is what numba compiles: a function under one of its decorators, a call of
+# njit or overload at the start of a statement (``f = njit(cache=True)(g)``, ``overload(init,
+# ...)(impl)``), or a game's kernels bound with ``tradewinds.jit.bind``. The words alone (a
+# docstring speaking of "njit functions", as tradewinds/protocol.py does) are not.
+_DECORATOR = re.compile(r"@[ \t]*(?:numba\.)?(?:njit|jit|overload\w*|generated_jit|vectorize"
+                        r"|guvectorize|cfunc|stencil|intrinsic|register_jitable)\b")
+_CALL_TAIL = re.compile(r"\w*[ \t]*\(")
+_CALL_LEAD = re.compile(r"[ \t]*(?:[\w.]+[ \t]*=[ \t]*)?(?:numba\.|tradewinds\.)?")
+
+
+def holds_numba_code(text: str) -> bool:
+    """Whether a module's source compiles something with numba: a decorator of numba's at
+    the start of a line, or a call of njit, overload or jit.bind that starts a statement
+    (alone or assigned). Only the places that name them are looked at (str.find: a regex
+    scan of every module would cost more than the rest of `fingerprint`)."""
+    for m in _DECORATOR.finditer(text):
+        line = text.rfind("\n", 0, m.start()) + 1
+        if not text[line:m.start()].strip():
+            return True
+    for word in ("njit", "overload", "jit.bind"):
+        at = text.find(word)
+        while at >= 0:
+            line = text.rfind("\n", 0, at) + 1
+            if (_CALL_TAIL.match(text, at + len(word))
+                    and _CALL_LEAD.fullmatch(text, line, at)):
+                return True
+            at = text.find(word, at + len(word))
+    return False
+
+
 @cache
 def fingerprint() -> str:
     """A digest of (path, size, mtime) of every project file numba code depends on: the
@@ -81,7 +116,7 @@ def numba_dependencies(modules: dict[str, Path]) -> set[str]:
     texts, todo = {}, []
     for name, path in modules.items():
         texts[name] = path.read_text(encoding="utf-8", errors="replace")
-        if "njit" in texts[name] or "overload" in texts[name] or "jit.bind" in texts[name]:
+        if holds_numba_code(texts[name]):
             todo.append(name)
     needed: set[str] = set()
     while todo:

@@ -1,10 +1,10 @@
 """The rewards of every env, in one place: the AEC env (`tradewinds.aec`), the single-agent
-env (`tradewinds.single_agent`) and the batched VecEnv (`tradewinds.vec_env`) all pay what
+env (`training.single_agent`) and the batched VecEnv (`training.vec_env`) all pay what
 `pay` computes, so the three agree with each other and with the studies.
 
 A game that is over is scored as it stands, whether the rules ended it or the round cap
 did (`Game.is_truncated`): the same `scores` and `winners` the arena records
-(`tradewinds.arena.play_game`). Modes:
+(`studies.arena.play_game`). Modes:
 
 - ``win`` — at the end, 1 shared equally among the winners (`Game.winners`), 0 for the
   others (the game's `returns`; the winners are the seats with a positive share).

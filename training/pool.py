@@ -2,7 +2,7 @@
 
 Members: frozen snapshots of the learner (added every checkpoint), the game's heuristic
 (`agents/heuristic_*`) and uniform random play. The rule, drawn once per game and per
-opponent seat from the env's generator (`tradewinds.vec_env.BatchedVecEnv`'s
+opponent seat from the env's generator (`training.vec_env.BatchedVecEnv`'s
 ``opponent_sampler``), so an opponent plays a whole game:
 
 1. with probability ``weights["snapshot"]`` a snapshot: the newest with probability

@@ -11,13 +11,18 @@ masking module reads ``observations``.
 Without ``--address`` a local Ray starts (num_env_runners=0: sampling in the driver,
 what the test runs); with it, env runners and learners spread over the cluster
 (`env_runners` workers each). Each iteration prints the mean episode return of the
-shared policy; the algorithm is saved to ``<out>/rllib`` at the end (RLlib's checkpoint
-format; `Algorithm.from_checkpoint` restores it).
+shared policy; the algorithm is saved to ``<out>/rllib`` every ``save_every`` iterations
+and at the end (RLlib's checkpoint format; `Algorithm.from_checkpoint` restores it), the
+settings and per-iteration budget to ``<out>/history.json``. ``rllib:<out>`` plays the
+policy as an agent (agents/rllib_agent.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pettingzoo.utils import BaseWrapper
@@ -67,6 +72,7 @@ class RllibConfig:
     num_epochs: int = 4
     hidden: tuple = (128, 128)
     options: dict = field(default_factory=dict)
+    save_every: int = 10                    # iterations between checkpoints
 
     def __post_init__(self):
         from tradewinds import registry
@@ -107,7 +113,10 @@ def algorithm_config(c: RllibConfig):
 
 
 def train_rllib(c: RllibConfig, log=print) -> list[dict]:
-    """Run `c.iterations` PPO iterations; one summary dict per iteration."""
+    """Run `c.iterations` PPO iterations; one summary dict per iteration. The algorithm is
+    saved to `<out>/rllib` every `c.save_every` iterations and at the end, with the
+    history so far in `<out>/history.json` (so a long run that is stopped keeps its last
+    checkpoint, and the budget behind it)."""
     import ray
 
     started_here = not ray.is_initialized()
@@ -116,23 +125,37 @@ def train_rllib(c: RllibConfig, log=print) -> list[dict]:
                  configure_logging=False)
     try:
         algo = algorithm_config(c).build_algo()
+        out = Path(c.out).resolve()
         history = []
+        t0 = time.perf_counter()
         for i in range(c.iterations):
             result = algo.train()
             runners = result.get("env_runners", {})
             row = {"iteration": i + 1,
                    "env_steps": int(runners.get("num_env_steps_sampled_lifetime", 0)),
                    "episodes": int(runners.get("num_episodes_lifetime", 0)),
-                   "episode_return_mean": runners.get("episode_return_mean")}
+                   "episode_return_mean": runners.get("episode_return_mean"),
+                   "seconds": round(time.perf_counter() - t0, 1)}
             history.append(row)
             log(f"iteration {row['iteration']}: {row['env_steps']:,} env steps, "
-                f"{row['episodes']:,} episodes, mean return {row['episode_return_mean']}")
-        path = Path(c.out).resolve() / "rllib"
-        path.mkdir(parents=True, exist_ok=True)
-        algo.save_to_path(str(path))
+                f"{row['episodes']:,} episodes, mean return {row['episode_return_mean']}, "
+                f"{row['seconds']:.0f} s")
+            if (i + 1) % c.save_every == 0 or i + 1 == c.iterations:
+                _save(algo, out, c, history)
         algo.stop()
-        log(f"saved to {path}")
+        log(f"saved to {out / 'rllib'}")
         return history
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _save(algo, out: Path, c: RllibConfig, history: list[dict]) -> None:
+    """The algorithm checkpoint and the run's history (settings, budget) beside it."""
+    (out / "rllib").mkdir(parents=True, exist_ok=True)
+    algo.save_to_path(str(out / "rllib"))
+    settings = {k: v for k, v in asdict(c).items() if k != "address"}
+    info = {"settings": settings, "cores": os.cpu_count(), "history": history}
+    tmp = out / "history.json.tmp"
+    tmp.write_text(json.dumps(info, indent=1, default=str) + "\n")
+    tmp.replace(out / "history.json")

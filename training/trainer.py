@@ -3,7 +3,7 @@
     from training.trainer import TrainConfig, train
     train(TrainConfig(game="hansa", players=2, steps=2_000_000, out="results/train/hansa_2p"))
 
-The learner plays `num_envs` games at once (`tradewinds.vec_env.BatchedVecEnv`), in a
+The learner plays `num_envs` games at once (`training.vec_env.BatchedVecEnv`), in a
 random seat per game, against opponents drawn per game from the pool (`training.pool`:
 snapshots of itself, the heuristic, random). Every `checkpoint_every` env steps it
 
@@ -91,7 +91,7 @@ class Run:
         import torch
         from sb3_contrib import MaskablePPO
 
-        from tradewinds.vec_env import BatchedVecEnv
+        from training.vec_env import BatchedVecEnv
 
         self.config = c = config
         self.out = Path(c.out)
@@ -225,7 +225,7 @@ def train(config: TrainConfig) -> Run:
     """Run (or resume) training to `config.steps` env steps; the finished Run."""
     from rich.console import Console
 
-    from tradewinds.fpa import progress_bar
+    from studies.fpa import progress_bar
 
     run = Run(config)
     c = config

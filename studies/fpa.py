@@ -8,11 +8,11 @@ games needed for the chosen effect size. Output: a rich table per player count, 
 table, a JSON summary, the tables as Markdown and a PNG plot (seat win rates with intervals
 and the fair share; histogram of seat 1's VP margin), one panel column per player count.
 
-Seat 1 is seat index 0, the first player of the initial turn order (see tradewinds.arena).
+Seat 1 is seat index 0, the first player of the initial turn order (see studies.arena).
 Wins shared by k players count 1/k each (see tradewinds.stats). The headline numbers use
 the games that ended by the rules; games stopped at the round cap are counted beside them,
 and a study where most games were stopped says so (see `summarize_rows`). Each study also
-gets the balance metrics of tradewinds.balance (balance, completion, shared wins, length).
+gets the balance metrics of studies.balance (balance, completion, shared wins, length).
 
 With ``sprt=True`` the study stops as soon as Wald's SPRT (H0: seat 1 wins 1/n, H1: 1/n +
 delta) decides on the games in seed order; the games already played are kept.
@@ -29,7 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tradewinds import arena, balance, stats
+from studies import arena, balance
+from tradewinds import stats
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "fpa.sqlite"

@@ -6,7 +6,7 @@ script can drive it: before each of the human's decisions it shows the board
 and the legal actions numbered 1..m with their names. The human answers with a number, an
 action name, or an unambiguous start of a legal action's name; anything else is asked
 again with a one-line reason. ``quit`` / ``q`` or the end of the input leave the game
-(exit status 0). Opponents move through `tradewinds.arena.agent_action` (search agents get
+(exit status 0). Opponents move through `studies.arena.agent_action` (search agents get
 the state only to determinize it), and each of their moves is printed. At the end: the
 final board, every seat's score, the winners and whether the game hit its round cap.
 
@@ -120,7 +120,8 @@ def play(game: str, players: int = 2, vs: str | Sequence[str] = "heuristic", *,
 
     Bad settings raise ValueError (one-line reason) before the game starts."""
     from agents import make_agent
-    from tradewinds import arena, registry
+    from studies import arena
+    from tradewinds import registry
 
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout

@@ -7,7 +7,7 @@ The ladder
 A ladder is a fixed list of agents for one game and player count (e.g. random, heuristic,
 mcts:25, mcts:100, ppo), each with a Bradley-Terry (Elo) rating on one scale with random
 = 0, fitted once from ladder-vs-ladder games (`tradewinds.rating_fit`) and stored in the
-package as ``tradewinds/ladders/<game>_<n>p.json``: the members, their ratings with 95%
+package as ``studies/ladders/<game>_<n>p.json``: the members, their ratings with 95%
 intervals, every member's fingerprint, the line-ups, seeds and game counts, the pairwise
 results, the command that made it and the versions it ran under.
 
@@ -20,8 +20,8 @@ any change of a member changes the version of the refitted ladder. A shipped lad
 members no longer match their fingerprints is *stale*: `evaluate` says so in its output
 (and tests/test_evaluate.py fails until it is refitted).
 
-Fitting a ladder (``python -m tradewinds.evaluate fit <game> --players N``): every line-up
-of the members (`tradewinds.match.lineups`; with 2 players every pair), each an arena
+Fitting a ladder (``python -m studies.evaluate fit <game> --players N``): every line-up
+of the members (`studies.match.lineups`; with 2 players every pair), each an arena
 study with the seats rotated and base seed ``seed + j * 10**9`` for line-up j, K games
 each; then all ratings at once by maximum likelihood, anchor (random) = 0.
 
@@ -49,8 +49,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tradewinds import arena, rating_fit
-from tradewinds.match import (
+from studies import arena
+from studies.match import (
     SEED_STRIDE,
     _jsonable,
     check_writable_dir,
@@ -58,6 +58,7 @@ from tradewinds.match import (
     play_studies,
     safe_stem,
 )
+from tradewinds import rating_fit
 from tradewinds.stats import wilson_interval
 from tradewinds.store import canonical_json
 
@@ -101,12 +102,16 @@ def member_files(name: str, game: str) -> list[Path]:
     src = inspect.getsourcefile(inspect.getmodule(f) or f)
     if src:
         files.append(Path(src))
-    if base in ("heuristic", "mcts"):
+    if base in ("heuristic", "noisy", "mcts"):
         files += [here / "heuristic.py", here / f"heuristic_{game}.py", here / "policies.py"]
     if base == "ppo":
         from agents.ppo import shipped
 
         files.append(Path(spec) if spec else shipped(game))
+    if base == "rllib" and spec:
+        from agents.rllib_agent import module_path
+
+        files += sorted(p for p in module_path(spec).iterdir() if p.is_file())
     out = []
     for p in files:
         p = Path(p)
@@ -162,7 +167,7 @@ def load_ladder(game: str, players: int, path: str | Path | None = None) -> dict
         if not p.is_file():
             have = ", ".join(x.stem.replace("_", " ") for x in shipped_ladders()) or "none"
             raise ValueError(f"no ladder for {game} with {players} players (shipped: {have}); "
-                             f"fit one with `python -m tradewinds.evaluate fit {game} "
+                             f"fit one with `python -m studies.evaluate fit {game} "
                              f"--players {players}` and pass it with --ladder")
     else:
         p = Path(path)
@@ -488,7 +493,7 @@ def summarize(c: EvaluateConfig, ladder: dict, opponents, studies, rows_by_study
                      f"{ratings[c.agent]['elo']:+.0f}); it did not play itself")
     if stale:
         notes.append(f"STALE LADDER: {', '.join(stale)} changed since the ladder was fitted "
-                     f"(fingerprints differ); refit it with `python -m tradewinds.evaluate "
+                     f"(fingerprints differ); refit it with `python -m studies.evaluate "
                      f"fit {c.game} --players {n}` before citing these numbers")
     if truncated:
         notes.append(f"{truncated} games reached the round cap (scored as they stood)")
@@ -558,7 +563,7 @@ def markdown(report: dict) -> str:
 
 
 def main(argv=None) -> int:
-    """``python -m tradewinds.evaluate fit <game> --players N [...]``: (re)build a ladder
+    """``python -m studies.evaluate fit <game> --players N [...]``: (re)build a ladder
     file. One-line errors with exit status 2, as the `tradewinds` command."""
     from tradewinds.cli import (
         EXIT_ERROR,
@@ -568,7 +573,7 @@ def main(argv=None) -> int:
         int_at_least,
     )
 
-    parser = ArgumentParser(prog="python -m tradewinds.evaluate",
+    parser = ArgumentParser(prog="python -m studies.evaluate",
                             description="Fit (or refit) an opponent ladder for "
                             "`tradewinds evaluate`.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -587,7 +592,7 @@ def main(argv=None) -> int:
     p.add_argument("--anchor", default="random", help="the member rated 0 (default random)")
     p.add_argument("--db", default=str(FIT_DB), help=f"results file (default {FIT_DB})")
     p.add_argument("--out-file", default=None, help="ladder file to write (default: the "
-                   "shipped tradewinds/ladders/<game>_<N>p.json)")
+                   "shipped studies/ladders/<game>_<N>p.json)")
     p.add_argument("--workers", type=int_at_least(1), default=1,
                    help="worker processes (default 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -602,7 +607,7 @@ def main(argv=None) -> int:
         fit_ladder(args.game, args.players, members, games=args.games, base_seed=args.seed,
                    anchor=args.anchor, db=args.db, out_file=args.out_file,
                    workers=args.workers, progress=not args.no_progress,
-                   command=f"python -m tradewinds.evaluate {' '.join(argv)}")
+                   command=f"python -m studies.evaluate {' '.join(argv)}")
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
         return EXIT_INTERRUPTED

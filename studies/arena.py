@@ -388,8 +388,9 @@ class LocalBackend:
 class RayBackend:
     """Chunks as Ray remote tasks: `address` joins a cluster, None starts a local Ray.
 
-    Every Ray worker must be able to import tradewinds (same versions recommended: each
-    row records the versions of the worker that played it).
+    Every Ray worker must be able to import the project (tradewinds, the games, agents and
+    studies; same versions recommended: each row records the versions of the worker that
+    played it).
     """
 
     def __init__(self, address: str | None = None, workers: int | None = None,

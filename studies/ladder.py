@@ -4,8 +4,8 @@ A ladder is a list of levels (agent names, e.g. random, heuristic, mcts:25, mcts
 played by the same agent in every seat. Every level plays games 0..K-1 with seeds
 base_seed + i — the same seeds at every level (mirrored), so the set-ups are identical and
 the levels differ only in the agent. Each (level, player count) is an ordinary fpa study in
-the results store (resumable; see tradewinds.fpa.play_study), summarised with the headline
-statistics and the balance metrics of tradewinds.balance. Output: a table, JSON, markdown
+the results store (resumable; see studies.fpa.play_study), summarised with the headline
+statistics and the balance metrics of studies.balance. Output: a table, JSON, markdown
 and one PNG per game with seat 1's win rate, seat 1's VP margin and the balance by level.
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tradewinds import arena
-from tradewinds.fpa import play_study, progress_bar, settle_run_fields
+from studies import arena
+from studies.fpa import play_study, progress_bar, settle_run_fields
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "ladder.sqlite"

@@ -2,13 +2,13 @@
 stepped by one numba call, with `action_masks()` for sb3-contrib's MaskablePPO.
 
     from sb3_contrib import MaskablePPO
-    from tradewinds.vec_env import BatchedVecEnv
+    from training.vec_env import BatchedVecEnv
     env = BatchedVecEnv("hansa", num_envs=64, num_players=2, opponents="heuristic", seed=0)
     MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=256).learn(100_000)
 
 Every env is one game with the learner in one seat, exactly as `SingleAgentEnv` plays it:
 the same observations (the seat's flat `observe` vector, the same Box), masks, rewards
-(`tradewinds.rewards`) and opponents (`tradewinds.opponents`). With num_envs=1 and the
+(`tradewinds.rewards`) and opponents (`training.opponents`). With num_envs=1 and the
 same seed and learner actions both envs give identical observations, rewards and dones
 (tests/test_vec_env.py).
 
@@ -27,7 +27,7 @@ every opponent seat or a list of num_players - 1, one per opponent seat in seat 
   opponent key, ``as_key(game_seed)`` at every episode start;
 - a predictor (code 2 + its index): an object with ``predict(observations,
   action_masks=masks)`` returning actions (or ``(actions, state)``), e.g. a frozen SB3
-  model (`tradewinds.opponents.Frozen(model)` for deterministic play). Policy seats are
+  model (`training.opponents.Frozen(model)` for deterministic play). Policy seats are
   played by one batched forward pass per predictor per round: the numba loop runs every
   game until it waits on the learner or on a predictor (writing that seat's observation
   and mask), the predictors answer for all games waiting on them at once, and the loop
@@ -80,9 +80,9 @@ from numba import njit
 from stable_baselines3.common.vec_env import VecEnv
 
 from tradewinds import jit, jitcache, registry, rewards
-from tradewinds import opponents as ops
 from tradewinds.aec import ILLEGAL_MODES, observation_box
 from tradewinds.protocol import Game, IllegalActionError
+from training import opponents as ops
 
 # row status, inside `run`
 IDLE, ACT, REPLY, START, WAIT, FAILED, EMPTY = 0, 1, 2, 3, 4, 5, 6

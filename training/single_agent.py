@@ -6,17 +6,17 @@ learner only sees its own decisions. Opponents (`opponents`, one spec for every 
 seat, a list of one per opponent seat in seat order, or a callable `pool(rng) -> spec`
 drawn per episode and seat, e.g. from past snapshots in self-play) are:
 
-- "random" (the default) or "heuristic": played inside numba (`tradewinds.opponents`),
+- "random" (the default) or "heuristic": played inside numba (`training.opponents`),
   drawing from an opponent key set from the game seed at every episode;
 - a policy with the agent protocol `act(observation, action_mask, rng) -> action` (given
   the env's `np_random`, and `state=` when it declares `needs_state`, as in the arena);
 - a predictor `predict(observations, action_masks=masks)` such as a Stable-Baselines3
-  model (`tradewinds.opponents.Frozen(model)` plays it deterministically).
+  model (`training.opponents.Frozen(model)` plays it deterministically).
 
 Seeds: `reset(seed=s)` seeds `np_random`; each episode then draws its game seed
 (`np_random.integers(0, 2**63 - 1)`) and, with seat="random", the learner's seat
 (`np_random.integers(num_players)`), in that order. With "random"/"heuristic" opponents
-nothing else draws from `np_random`, so `tradewinds.vec_env.BatchedVecEnv` reproduces
+nothing else draws from `np_random`, so `training.vec_env.BatchedVecEnv` reproduces
 these episodes exactly.
 
 Rewards (`tradewinds.rewards`, the same as the AEC env's): `win` (1 shared by the
@@ -64,7 +64,7 @@ class UniformRandom:
 
 
 def _opponents():
-    from tradewinds import opponents  # imports agents (the heuristics): on first use
+    from training import opponents  # imports agents (the heuristics): on first use
 
     return opponents
 
@@ -316,5 +316,5 @@ ENV_IDS = {"hansa": "tradewinds/Hansa-v0", "voyage": "tradewinds/Voyage-v0"}
 """`gymnasium.make(ENV_IDS[game], num_players=3, ...)` makes a SingleAgentEnv."""
 for _game, _id in ENV_IDS.items():
     if _id not in gym.registry:
-        gym.register(id=_id, entry_point="tradewinds.single_agent:SingleAgentEnv",
+        gym.register(id=_id, entry_point="training.single_agent:SingleAgentEnv",
                      kwargs={"game": _game})

@@ -49,7 +49,8 @@ from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement, islice, permutations
 from pathlib import Path
 
-from tradewinds import arena, ratings
+from studies import arena
+from tradewinds import ratings
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "match.sqlite"
@@ -264,7 +265,7 @@ def play_studies(studies: Sequence[arena.Study], counts: Sequence[int], db, *,
     skipped) under one progress bar. Chunks are submitted in the order of
     ``order(j, chunk_number, chunk)`` (default: chunk by chunk across the studies). Returns
     ``{"rows": [stored rows of study j], "played", "already", "workers", "run_ids"}``."""
-    from tradewinds.fpa import progress_bar
+    from studies.fpa import progress_bar
 
     order = order or (lambda j, number, chunk: (number, j))
     total = int(sum(counts))

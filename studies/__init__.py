@@ -1,0 +1,13 @@
+"""Studies (floor 4 of the layering: ground `tradewinds`, the games, `agents`, then this):
+what plays many games between agents and reports on them. The arena (`studies.arena`: any
+agents, any game, serial, process pool or Ray, every game into the results store), the
+first-player-advantage study (`studies.fpa`, its balance metrics `studies.balance`), the
+strength ladder (`studies.ladder`), head-to-head matches (`studies.match`), rating an
+agent against a fixed opponent ladder (`studies.evaluate`, the ladders in
+``studies/ladders/``) and a human seat in the terminal (`studies.play`).
+
+Agents are taken by name (`agents.make_agent`) or as objects; games by name through the
+`tradewinds` registry. Nothing below (the ground, the games, agents) imports from here
+(tests/test_layers.py); the `tradewinds` command (`tradewinds.cli`) reaches these modules
+inside its command functions.
+"""

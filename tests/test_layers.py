@@ -1,0 +1,133 @@
+"""The floors of the project, bottom up; each imports only what is below it:
+
+1. the ground, `tradewinds/`: protocol, envs, layout, rng, store, statistics. It knows no
+   game and no agent: games are registered by name, as dotted module-name strings that
+   `tradewinds.registry` imports on first use, never by an import statement;
+2. the games, `hansa_env/` and `voyage_env/`: independent of each other;
+3. agents and search, `agents/`;
+4. studies (`studies/`: arena, fpa, ladder, match, evaluate, play) and training
+   (`training/`: opponents, the VecEnv, self-play, RLlib);
+5. the face: the `tradewinds` command (`tradewinds/cli.py`, which may import anything,
+   inside its functions) and `benchmarks/`.
+
+Every import is checked, at module level and inside functions, with `ast`: ``import x``,
+``from x import y`` (relative ones resolved) and ``importlib.import_module("x")`` /
+``__import__("x")`` with a literal name.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents", "studies", "training")
+CLI = Path("tradewinds") / "cli.py"
+ABOVE_GAMES = {"agents", "studies", "training", "benchmarks"}
+
+# package -> the first-party packages it must not import
+FORBIDDEN = {
+    "tradewinds": {"hansa_env", "voyage_env"} | ABOVE_GAMES,
+    "hansa_env": {"voyage_env"} | ABOVE_GAMES,
+    "voyage_env": {"hansa_env"} | ABOVE_GAMES,
+    "agents": {"studies", "training", "benchmarks"},
+    "studies": {"benchmarks"},
+    "training": {"benchmarks"},
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _package_of(path: Path) -> str:
+    """The dotted package a relative import in `path` is relative to."""
+    name = _module_name(path)
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def imports(path: Path) -> list[tuple[int, str, bool]]:
+    """(line, imported module, at module level) for every import in the file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    top = set(map(id, tree.body))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name, id(node) in top) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = _package_of(path).split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, module] if module else base)
+            # `from .. import x` above every package: the names are the modules
+            for m in [module] if module else [a.name for a in node.names]:
+                found.append((node.lineno, m, id(node) in top))
+        elif isinstance(node, ast.Call) and node.args:
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
+            arg = node.args[0]
+            if (name in ("import_module", "__import__") and isinstance(arg, ast.Constant)
+                    and isinstance(arg.value, str)):
+                found.append((node.lineno, arg.value, False))
+    return found
+
+
+def files(package: str) -> list[Path]:
+    return sorted(p for p in (ROOT / package).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def offences(package: str) -> list[str]:
+    bad = []
+    for path in files(package):
+        rel = path.relative_to(ROOT)
+        if rel == CLI:
+            continue
+        for line, module, _ in imports(path):
+            if module.split(".")[0] in FORBIDDEN[package]:
+                bad.append(f"{rel}:{line}: imports {module}")
+    return bad
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_floor_imports_only_what_is_below_it(package):
+    bad = offences(package)
+    assert not bad, (f"{package} imports from a floor it must not use "
+                     f"({', '.join(sorted(FORBIDDEN[package]))}):\n" + "\n".join(bad))
+
+
+def test_the_cli_imports_the_floors_above_the_ground_lazily():
+    """`tradewinds --help` and `import tradewinds.cli` stay light: the games, agents,
+    studies, training and benchmarks are imported inside the command functions."""
+    upper = {"hansa_env", "voyage_env"} | ABOVE_GAMES
+    bad = [f"{CLI}:{line}: imports {module} at module level"
+           for line, module, top in imports(ROOT / CLI)
+           if top and module.split(".")[0] in upper]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_checker_sees_every_kind_of_import(tmp_path, monkeypatch):
+    """The collector finds module-level, function-level, relative and literal
+    import_module imports (so an empty list of offences means something)."""
+    found = {(m, top) for _, m, top in imports(ROOT / "training" / "opponents.py")}
+    assert ("agents", True) in found and ("tradewinds.protocol", True) in found
+    found = {(m, top) for _, m, top in imports(ROOT / "studies" / "arena.py")}
+    assert ("agents", False) in found                   # inside a function
+    pkg = tmp_path / "tradewinds"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "bad.py").write_text(
+        "from . import rng\nfrom .. import hansa_env\n\n"
+        "def f():\n    import agents.ismcts\n    from voyage_env.state import S\n"
+        "    importlib.import_module('studies.arena')\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert offences("tradewinds") == [
+        "tradewinds/bad.py:2: imports hansa_env",
+        "tradewinds/bad.py:5: imports agents.ismcts",
+        "tradewinds/bad.py:6: imports voyage_env.state",
+        "tradewinds/bad.py:7: imports studies.arena",
+    ]
