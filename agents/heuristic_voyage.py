@@ -148,7 +148,7 @@ def _aux_routes(aux):
     return lambda aux: np.zeros((0, 2, 0, 0), dtype=np.int32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tables(m, routes, lv):
     """(dist, via, valid) per target row: the precomputed ones, or empty rows to fill."""
     rows = m[K.M_P] + 1
@@ -159,15 +159,21 @@ def _tables(m, routes, lv):
             np.zeros(rows, dtype=np.uint8))
 
 
-@njit(cache=True)
-def _row(m, wt, dist, via, valid, k):
+@njit(cache=True, inline="always")
+def _fill(m, wt, dist, via, valid, k):
+    """Make target row k of the tables valid (compute it if it is not yet)."""
     if valid[k] == 0:
         RT.distances_to(m, RT.target_hex(m, k), wt, dist[k], via[k])
         valid[k] = 1
+
+
+@njit(cache=True, inline="always")
+def _row(m, wt, dist, via, valid, k):
+    _fill(m, wt, dist, via, valid, k)
     return dist[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dists_from(m, wt, dist, via, valid, x, dx):
     """dx[k] = cost from hex x to target row k (ports, then Lisbon)."""
     rows = m[K.M_P] + 1
@@ -190,25 +196,24 @@ def _dists_from(m, wt, dist, via, valid, x, dx):
 # ---------------------------------------------------------------- small queries
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tiles_left(s):
     return s[K.TILES_TOTAL] - s[K.TILES_TAKEN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _loadable(s, p, g):
     return (s[K.CUBES + p * NG + g] == 0 and K.ship_works(s, p, g // 2)
             and s[K.STOCK + g] > 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _good_value(s, g):
-    if g == PEPPER:
-        return 10.0 if _tiles_left(s) > 0 else 5.0
-    return float(K.GOOD_VP[g])
+    pepper = 10.0 if _tiles_left(s) > 0 else 5.0
+    return pepper if g == PEPPER else float(K.GOOD_VP[g])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cargo_value(s, p):
     v = 0.0
     for g in range(NG):
@@ -217,7 +222,7 @@ def _cargo_value(s, p):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _non_pepper_cubes(s, p):
     k = 0
     for g in range(NG):
@@ -226,7 +231,7 @@ def _non_pepper_cubes(s, p):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _any_wreck(s, p):
     for k in range(4):
         if s[K.WRECKED + p * 4 + k] == 1:
@@ -234,7 +239,7 @@ def _any_wreck(s, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_target(s, p, port):
     for j in range(NT):
         if s[K.TARGETS + p * NT + j] == port:
@@ -242,7 +247,7 @@ def _is_target(s, p, port):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _denial(s, m, prm):
     """Per deck (west, east): the VP an undiscovered port that is not one of the seat's
     cards is worth for the chance that it is an opponent's card (dealt per V3; hidden).
@@ -263,31 +268,57 @@ def _denial(s, m, prm):
 
 
 @njit(cache=True)
-def _port_value(s, m, p, port, prm, denial):
-    """VP that entering `port` would give p (discovery, target card, a cube)."""
-    v = 0.0
-    if s[K.DISCOVERED + port] < 0:
-        v += K.portf(m, port, K.P_VP)
-        if _is_target(s, p, port):
-            v += R.TARGET_VP
-        else:
-            v += denial[K.portf(m, port, K.P_DECK)]
-    g = K.portf(m, port, K.P_GOOD)
-    if g >= 0 and _loadable(s, p, g):
-        v += _good_value(s, g)
-        if (g != PEPPER and s[K.UPGRADED + p] == 0 and _non_pepper_cubes(s, p) < 3
-                and _tiles_left(s) > 1 and s[K.DICE] == 0):
-            v += prm[P_UPGRADE_BONUS]
-    return v
+def _port_values(s, m, p, prm, denial, worth):
+    """worth[port]: the VP that entering each port would give p (discovery VP and, if
+    undiscovered, TARGET_VP for one of p's target cards or the deck's `_denial` share; a
+    cube p can load: its `_good_value`, plus P_UPGRADE_BONUS while it counts toward the
+    upgrade).
+
+    A plan values every port, so the loop is kept cheap: what does not depend on the port
+    is worked out once, the loop calls no function that takes an array (numba keeps the
+    reference counting of such calls, atomic operations, even when they are inlined) and
+    picks its terms by value rather than by branches (often mispredicted here). A term
+    that does not apply adds 0 (0.0), which leaves the sum exactly as skipping it would
+    (it starts at +0.0 and is never -0.0)."""
+    pepper = 10.0 if _tiles_left(s) > 0 else 5.0
+    upgrade = (s[K.UPGRADED + p] == 0 and _non_pepper_cubes(s, p) < 3 and _tiles_left(s) > 1
+               and s[K.DICE] == 0)
+    bonus = prm[P_UPGRADE_BONUS]
+    loadable = 0                                # bit g: p can load good g (`_loadable`)
+    for g in range(NG):
+        if _loadable(s, p, g):
+            loadable |= 1 << g
+    P = m[K.M_P]
+    target = np.zeros(P, dtype=np.bool_)        # p's target cards
+    for j in range(NT):
+        q = s[K.TARGETS + p * NT + j]
+        if 0 <= q < P:
+            target[q] = True
+    first = denial[0]
+    second = denial[1]
+    for port in range(P):
+        new = s[K.DISCOVERED + port] < 0
+        share = first if K.portf(m, port, K.P_DECK) == 0 else second
+        card = float(R.TARGET_VP) if target[port] else share
+        g = K.portf(m, port, K.P_GOOD)
+        gg = g if g >= 0 else 0                 # a valid index; g < 0 loads nothing
+        load = (g >= 0) & ((loadable >> gg) & 1 == 1)
+        value = pepper if gg == PEPPER else float(K.GOOD_VP[gg])
+        v = 0.0
+        v += K.portf(m, port, K.P_VP) if new else 0
+        v += card if new else 0.0
+        v += value if load else 0.0
+        v += bonus if load & upgrade & (gg != PEPPER) else 0.0
+        worth[port] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_round(s):
     """This round is the game's last (V49)."""
     return s[K.END_TRIG] == 1 or _tiles_left(s) <= 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _working(s, p):
     k = 0
     for ship in range(4):
@@ -296,7 +327,7 @@ def _working(s, p):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _risk_level(s, p, prm):
     """How much a red hex should be avoided: higher with pepper or valuable cargo aboard
     and when a wreck would leave a single working ship."""
@@ -308,7 +339,7 @@ def _risk_level(s, p, prm):
     return min(max(lv, 0), NUM_LEVELS - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ctx(s, m, wts, routes, p, prm):
     """Seat p's route weights and tables at its current risk level (the dice row in the
     dice variant)."""
@@ -320,7 +351,7 @@ def _ctx(s, m, wts, routes, p, prm):
 # ---------------------------------------------------------------- the plan
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pepper_port(s, m, wt, dist, via, valid, dx):
     """The pepper port to sail for (the one cheapest out and home when there are several);
     -1 when none can be reached."""
@@ -346,11 +377,19 @@ def _pepper_port(s, m, wt, dist, via, valid, dx):
 def _plan(s, m, wt, dist, via, valid, dx, p, prm, own_turn):
     """The target row (port id, or P for Lisbon) seat p heads for now; -1: nothing useful.
     Fills dx (costs from p's ship to every target row)."""
+    worth = np.empty(m[K.M_P], dtype=np.float64)
+    _port_values(s, m, p, prm, _denial(s, m, prm), worth)
+    return _plan_with(s, m, wt, dist, via, valid, dx, p, prm, own_turn, worth)
+
+
+@njit(cache=True)
+def _plan_with(s, m, wt, dist, via, valid, dx, p, prm, own_turn, worth):
+    """`_plan` with the ports' values for p given (`_port_values` of this `s`: a foreseen
+    turn reuses them until its ship enters a port)."""
     x = s[K.SHIP + p]
     P = m[K.M_P]
     _dists_from(m, wt, dist, via, valid, x, dx)
     cargo = _cargo_value(s, p)
-    denial = _denial(s, m, prm)
     if _end_round(s):
         # the last round: only what this turn can still score
         reach = (K.available(s, p) if own_turn else 2) * DISC
@@ -359,7 +398,7 @@ def _plan(s, m, wt, dist, via, valid, dx, p, prm, own_turn):
             best, best_k = cargo - prm[P_NEAR] * dx[P] / DISC, P
         for port in range(P):
             if dx[port] <= reach and K.portf(m, port, K.P_HEX) != x:
-                v = _port_value(s, m, p, port, prm, denial) - prm[P_NEAR] * dx[port] / DISC
+                v = worth[port] - prm[P_NEAR] * dx[port] / DISC
                 if v > best:
                     best, best_k = v, port
         return best_k
@@ -374,8 +413,8 @@ def _plan(s, m, wt, dist, via, valid, dx, p, prm, own_turn):
     inherent = G >= 0
     if not inherent:
         G = P                                   # detours are counted as round trips
-    tg = _row(m, wt, dist, via, valid, G)
-    base = tg[x]
+    _fill(m, wt, dist, via, valid, G)          # dist[G]: costs to the goal
+    base = dist[G, x]
     lam = prm[P_LAMBDA]
     best, best_k = 0.0, NO_TARGET
     for port in range(P):
@@ -384,10 +423,11 @@ def _plan(s, m, wt, dist, via, valid, dx, p, prm, own_turn):
         h = K.portf(m, port, K.P_HEX)
         if h == x:
             continue
-        v = _port_value(s, m, p, port, prm, denial)
+        v = worth[port]
         if v <= 0.0:
             continue
-        extra = dx[port] + tg[h] - base if tg[h] < INF and base < INF else dx[port]
+        th = dist[G, h]
+        extra = dx[port] + th - base if th < INF and base < INF else dx[port]
         score = v - lam * extra / DISC - prm[P_NEAR] * dx[port] / DISC
         if score > best:
             best, best_k = score, port
@@ -401,7 +441,7 @@ def _plan(s, m, wt, dist, via, valid, dx, p, prm, own_turn):
 # ---------------------------------------------------------------- wind cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _opponents_in_hemisphere(s, m, p, h):
     hemi = K.hexf(m, h, K.F_HEMI)
     k = 0
@@ -411,7 +451,7 @@ def _opponents_in_hemisphere(s, m, p, h):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _compass_end(m, h, d):
     for _ in range(R.COMPASS_STEPS):
         t = K.nb(m, h, d)
@@ -421,7 +461,7 @@ def _compass_end(m, h, d):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _card_gain(s, m, p, kind, at, avail, spent, tk, prm):
     """What playing `kind` on the blue hex `at` is worth to p, in route units (quarter
     discs); avail/spent: p's discs after paying for the step; tk: the target's table."""
@@ -594,7 +634,7 @@ def _wreck(s, m, mask):
     return best_a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _will_take_tile(s, p):
     return s[K.CUBES + p * NG + PEPPER] == 1 and _tiles_left(s) > 0
 
@@ -669,7 +709,7 @@ MAX_ENTRIES = 8        # ports a foreseen turn records (`_foresee_turn`)
 MAX_STEPS = 60         # steps a foreseen turn follows
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _find_value(s, m, p, port, denial):
     """What discovering `port` gives p (V23, V51, the denial share): 0 when discovered."""
     if s[K.DISCOVERED + port] >= 0:
@@ -697,10 +737,21 @@ def _foresee_turn(s, t, m, wts, routes, p, prm, denial, ports, costs, vals):
     spent = 0
     count = 0
     dx = np.empty(P + 1, dtype=np.int32)
+    # The ports' values read only what entering a port can change (discoveries, cubes,
+    # stock), the risk level (so the tables) only the cubes: they are worked out again when
+    # the turn changed those, not at every step.
+    wt, dist, via, valid = _ctx(t, m, wts, routes, p, prm)
+    worth = np.empty(P, dtype=np.float64)
+    _port_values(t, m, p, prm, denial, worth)
+    found = loaded = False
     for _ in range(MAX_STEPS):
         x = t[K.SHIP + p]
-        wt, dist, via, valid = _ctx(t, m, wts, routes, p, prm)
-        k = _plan(t, m, wt, dist, via, valid, dx, p, prm, True)
+        if loaded:
+            wt, dist, via, valid = _ctx(t, m, wts, routes, p, prm)
+        if found or loaded:
+            _port_values(t, m, p, prm, denial, worth)
+            found = loaded = False
+        k = _plan_with(t, m, wt, dist, via, valid, dx, p, prm, True, worth)
         if k < 0:
             break
         if k == P and x == L:                    # docking ends the turn (V47)
@@ -708,9 +759,9 @@ def _foresee_turn(s, t, m, wts, routes, p, prm, denial, ports, costs, vals):
                 ports[count], costs[count], vals[count] = P, spent, prm[P_BID_TILE]
                 count += 1
             break
-        tk = _row(m, wt, dist, via, valid, k)
+        _fill(m, wt, dist, via, valid, k)
         d = via[k, x]
-        if tk[x] >= INF or d < 0:
+        if dist[k, x] >= INF or d < 0:
             break
         h = K.nb(m, x, d)
         c = (0 if K.hexf(m, x, K.F_CURRENT) == d else 1) + K.hexf(m, h, K.F_PIRATE)
@@ -726,10 +777,12 @@ def _foresee_turn(s, t, m, wts, routes, p, prm, denial, ports, costs, vals):
                     vals[count] = _find_value(t, m, p, port, denial)
                     count += 1
                 t[K.DISCOVERED + port] = p
+                found = True
             g = K.portf(m, port, K.P_GOOD)
             if g >= 0 and _loadable(t, p, g):
                 t[K.CUBES + p * NG + g] = 1
                 t[K.STOCK + g] -= 1
+                loaded = True
         if spent >= budget:
             break
     return count

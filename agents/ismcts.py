@@ -30,6 +30,7 @@ per decision; the search stops at whichever limit comes first). Defaults per gam
 from __future__ import annotations
 
 import math
+import sys
 import time
 
 import numpy as np
@@ -54,16 +55,105 @@ DEFAULTS = {
 CHUNK = 64    # iterations per njit call when a time budget is set
 
 
+# ---- scratch, allocated once per search call and reused by every iteration
+
+
 @njit(cache=True)
-def _rollout(aux, s, mask, key, kind, depth):
-    """Play the rollout policy for `depth` decisions (all the way when depth < 0)."""
+def _scratch_mask(num_actions):
+    """A zeroed int8 action mask padded to whole 64-bit words, and the same bytes viewed as
+    uint64 words. The kernels fill `buf[:num_actions]`; the padding stays 0, so the legal
+    actions are counted and found eight at a time (`_count_set`, `_nth_set`)."""
+    buf = np.zeros((num_actions + 7) // 8 * 8, dtype=np.int8)
+    return buf, buf.view(np.uint64)
+
+
+_ONES = np.uint64(0x0101010101010101)       # one bit per byte of a 64-bit word
+_LITTLE = sys.byteorder == "little"          # byte j of a word is bits 8j..8j+7
+
+
+@njit(cache=True)
+def _set_bytes(w):
+    """The word with bit 8j set where byte j of `w` is not 0, every other bit 0."""
+    w |= w >> np.uint64(4)
+    w |= w >> np.uint64(2)
+    w |= w >> np.uint64(1)
+    return w & _ONES
+
+
+@njit(cache=True)
+def _count_set(w):
+    """How many bytes of the 64-bit word `w` are not 0."""
+    return np.int64((_set_bytes(w) * _ONES) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _nth_set(w, r):
+    """Where in memory (0..7) the r-th (from 0) nonzero byte of the word `w` lies, the
+    bytes taken in memory order."""
+    x = _set_bytes(w)
+    if not _LITTLE:                          # memory order is high bits first
+        x = _byte_reverse(x)
+    for _ in range(r):
+        x &= x - np.uint64(1)                # drop the lowest
+    low = x & (~x + np.uint64(1))            # the lowest left: bit 8j
+    return _count_set(low - np.uint64(1))    # bytes below it: j
+
+
+@njit(cache=True)
+def _byte_reverse(x):
+    out = np.uint64(0)
+    for _ in range(8):
+        out = (out << np.uint64(8)) | (x & np.uint64(0xFF))
+        x >>= np.uint64(8)
+    return out
+
+
+@njit(cache=True)
+def _legal_list(buf, words, out):
+    """The actions set in the padded mask `buf` (`words`: its uint64 view) into `out`
+    (as long as `buf`), ascending; returns how many."""
+    k = 0
+    for i in range(words.shape[0]):
+        if words[i] != 0:
+            for a in range(i * 8, i * 8 + 8):
+                out[k] = a
+                k += buf[a] != 0
+    return k
+
+
+@njit(cache=True)
+def _copy_into(dst, src):
+    """dst[:] = src as a plain loop (numba's slice assignment is several times slower)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def _rollout(aux, s, mask, buf, words, legal, key, kind, depth):
+    """Play the rollout policy for `depth` decisions (all the way when depth < 0).
+    `mask` is `buf[:num_actions]` (`_scratch_mask`); `legal`: scratch as long as `buf`."""
     steps = 0
     while not jit.is_terminal(aux, s) and steps != depth:
         if kind == 1:
             a = policies.heuristic_action(aux, s, mask, key)
         else:
             jit.legal_mask(aux, s, mask)
-            a = rng.pick_set(mask, key)
+            # a uniform legal action, the one `tradewinds.rng.pick_set` picks from the same
+            # mask and key (one draw, ascending order), counted and found eight actions at
+            # a time; written out here, as a call passing arrays costs numba atomic
+            # reference counting, more than the pick itself
+            k = 0
+            for i in range(words.shape[0]):
+                k += _count_set(words[i])
+            a = -1
+            if k > 0:
+                r = rng.below(key, 0, k)
+                for i in range(words.shape[0]):
+                    c = _count_set(words[i])
+                    if r < c:
+                        a = i * 8 + _nth_set(words[i], r)
+                        break
+                    r -= c
         jit.step(aux, s, a)
         steps += 1
 
@@ -89,16 +179,17 @@ def _evaluate(aux, s, ret, values, scale):
 
 
 @njit(cache=True)
-def _select(children, visits, avail, value, node, mask, c):
-    """The legal child maximising UCB with availability counts; bumps availabilities."""
+def _select(children, visits, avail, value, node, legal, k, c):
+    """The legal child (`legal[:k]`, ascending) maximising UCB with availability counts;
+    bumps availabilities."""
     best, best_a = -1e300, -1
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            ch = children[node, a]
-            avail[ch] += 1
-            u = value[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
-            if u > best:
-                best, best_a = u, a
+    for i in range(k):
+        a = legal[i]
+        ch = children[node, a]
+        avail[ch] += 1
+        u = value[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+        if u > best:
+            best, best_a = u, a
     return best_a
 
 
@@ -119,34 +210,38 @@ def iterate(aux, root, player, key, iterations, c, rollout_kind, rollout_depth, 
     UCB with availability counts; every untried legal action is expanded (in random order)
     before a node's children are compared."""
     num_actions = children.shape[1]
-    mask = np.zeros(num_actions, dtype=np.int8)
+    buf, words = _scratch_mask(num_actions)
+    mask = buf[:num_actions]
+    legal = np.zeros(buf.shape[0], dtype=np.int64)
     ret = np.zeros(4, dtype=np.float64)
     values = np.zeros(4, dtype=np.float64)
     path = np.zeros(children.shape[0], dtype=np.int64)
+    s = np.empty_like(root)
     for _ in range(iterations):
-        s = root.copy()
+        _copy_into(s, root)
         jit.determinize(aux, s, player, key)
         node, depth = 0, 0
         path[0] = 0
         while not jit.is_terminal(aux, s):
             jit.legal_mask(aux, s, mask)
+            k = _legal_list(buf, words, legal)
             p = jit.current_player(aux, s)
             untried = 0
-            for a in range(num_actions):
-                if mask[a] and children[node, a] < 0:
+            for i in range(k):
+                if children[node, legal[i]] < 0:
                     untried += 1
             if untried > 0 and size[0] < children.shape[0]:
                 r = rng.below(key, 0, untried)
                 pick = -1
-                for a in range(num_actions):
-                    if mask[a]:
-                        ch = children[node, a]
-                        if ch < 0:
-                            if r == 0:
-                                pick = a
-                            r -= 1
-                        else:
-                            avail[ch] += 1
+                for i in range(k):
+                    a = legal[i]
+                    ch = children[node, a]
+                    if ch < 0:
+                        if r == 0:
+                            pick = a
+                        r -= 1
+                    else:
+                        avail[ch] += 1
                 new = size[0]
                 size[0] += 1
                 children[node, pick] = new
@@ -158,40 +253,37 @@ def iterate(aux, root, player, key, iterations, c, rollout_kind, rollout_depth, 
                 break
             if untried > 0:          # tree full: continue as a rollout
                 break
-            a = _select(children, visits, avail, value, node, mask, c)
+            a = _select(children, visits, avail, value, node, legal, k, c)
             jit.step(aux, s, a)
             node = children[node, a]
             depth += 1
             path[depth] = node
-        _rollout(aux, s, mask, key, rollout_kind, rollout_depth)
+        _rollout(aux, s, mask, buf, words, legal, key, rollout_kind, rollout_depth)
         _evaluate(aux, s, ret, values, scale)
         _backup(path, depth, ret, visits, value, mover)
 
 
 @njit(cache=True)
-def _select_puct(children, visits, avail, value, hint, node, mask, c, prior, fpu):
-    """PUCT with a heuristic prior: the legal action maximising
+def _select_puct(children, visits, avail, value, hint, node, legal, k, c, prior, fpu):
+    """PUCT with a heuristic prior: the legal action (`legal[:k]`, ascending) maximising
     Q + c * P * sqrt(availability) / (1 + visits), P = prior on the heuristic's action plus
     (1 - prior) / k spread over the k legal actions; an action never tried has Q = `fpu`
     and the parent's visits as its availability. Bumps the availabilities."""
-    k = 0
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            k += 1
     best, best_a = -1e300, -1
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            p_a = (1.0 - prior) / k + (prior if a == hint[node] else 0.0)
-            ch = children[node, a]
-            if ch >= 0:
-                avail[ch] += 1
-                n = visits[ch]
-                q = value[ch] / n if n > 0 else fpu
-                u = q + c * p_a * math.sqrt(avail[ch]) / (1.0 + n)
-            else:
-                u = fpu + c * p_a * math.sqrt(visits[node] + 1.0)
-            if u > best:
-                best, best_a = u, a
+    h = hint[node]
+    for i in range(k):
+        a = legal[i]
+        p_a = (1.0 - prior) / k + (prior if a == h else 0.0)
+        ch = children[node, a]
+        if ch >= 0:
+            avail[ch] += 1
+            n = visits[ch]
+            q = value[ch] / n if n > 0 else fpu
+            u = q + c * p_a * math.sqrt(avail[ch]) / (1.0 + n)
+        else:
+            u = fpu + c * p_a * math.sqrt(visits[node] + 1.0)
+        if u > best:
+            best, best_a = u, a
     return best_a
 
 
@@ -204,12 +296,15 @@ def iterate_puct(aux, root, player, key, iterations, c, prior, rollout_kind, rol
     iterations the search follows the heuristic and leaves it where the values say so.
     Unvisited actions are judged at the mover's fair share 1/n (first-play urgency)."""
     num_actions = children.shape[1]
-    mask = np.zeros(num_actions, dtype=np.int8)
+    buf, words = _scratch_mask(num_actions)
+    mask = buf[:num_actions]
+    legal = np.zeros(buf.shape[0], dtype=np.int64)
     ret = np.zeros(4, dtype=np.float64)
     values = np.zeros(4, dtype=np.float64)
     path = np.zeros(children.shape[0], dtype=np.int64)
+    s = np.empty_like(root)
     for _ in range(iterations):
-        s = root.copy()
+        _copy_into(s, root)
         jit.determinize(aux, s, player, key)
         fpu = 1.0 / s[0]
         node, depth = 0, 0
@@ -218,8 +313,10 @@ def iterate_puct(aux, root, player, key, iterations, c, prior, rollout_kind, rol
             if hint[node] < 0:
                 hint[node] = policies.heuristic_action(aux, s, mask, key)
             jit.legal_mask(aux, s, mask)
+            k = _legal_list(buf, words, legal)
             p = jit.current_player(aux, s)
-            a = _select_puct(children, visits, avail, value, hint, node, mask, c, prior, fpu)
+            a = _select_puct(children, visits, avail, value, hint, node, legal, k, c, prior,
+                             fpu)
             ch = children[node, a]
             jit.step(aux, s, a)
             depth += 1
@@ -236,7 +333,7 @@ def iterate_puct(aux, root, player, key, iterations, c, prior, rollout_kind, rol
                 break
             node = ch
             path[depth] = node
-        _rollout(aux, s, mask, key, rollout_kind, rollout_depth)
+        _rollout(aux, s, mask, buf, words, legal, key, rollout_kind, rollout_depth)
         _evaluate(aux, s, ret, values, scale)
         _backup(path, depth, ret, visits, value, mover)
 

@@ -68,8 +68,9 @@ FIT_DB = Path("results") / "ladder_fit.sqlite"
 LADDER_SCHEMA = "tradewinds.ladder/1"
 REPORT_SCHEMA = "tradewinds.evaluate/1"
 DEFAULT_MEMBERS = {
-    "hansa": ("random", "heuristic", "mcts:25", "mcts:100", "ppo"),
-    "voyage": ("random", "heuristic", "ppo", "mcts:10"),
+    "hansa": ("random", "noisy:0.8", "noisy:0.5", "noisy:0.2", "heuristic", "mcts:25",
+              "mcts:100", "ppo"),
+    "voyage": ("random", "noisy:0.8", "noisy:0.5", "noisy:0.2", "heuristic", "ppo", "mcts:10"),
 }
 PRIOR_GAMES = 1.0
 MODEL = ("Bradley-Terry by maximum likelihood on the Elo scale (400 log10 odds), "

@@ -148,3 +148,34 @@ def test_full_prior_follows_the_heuristic(game_name):
     a, tree = ismcts.search(game, s, game.current_player(s), np.array([7, 1], np.int32), 1,
                             rollout="random", depth=0, prior=1.0, c=1.5)
     assert a == tree.hint[0] and game.legal_mask(s)[a]
+
+
+def test_word_helpers_count_and_find_nonzero_bytes():
+    rng = np.random.default_rng(3)
+    for _ in range(500):
+        b = (rng.random(8) < 0.4).astype(np.int8) * rng.integers(1, 127, 8).astype(np.int8)
+        w = b.view(np.uint64)[0]
+        set_at = np.flatnonzero(b)
+        assert ismcts._count_set(w) == len(set_at)
+        for r, at in enumerate(set_at):
+            assert ismcts._nth_set(w, r) == at
+
+
+@pytest.mark.parametrize("game_name", ["hansa", "voyage"])
+def test_random_rollouts_pick_what_pick_set_picks(game_name):
+    """The rollout counts and finds legal actions a word at a time; it plays exactly the
+    actions `tradewinds.rng.pick_set` picks from the legal mask with the same generator,
+    and leaves the generator where pick_set would."""
+    game = registry.game(game_name)
+    for seed, depth in ((1, -1), (2, 40), (3, 7)):
+        s = game.determinize(_midgame(game, 2, seed, moves=20), 0, seed)
+        key = np.array([seed, 11], np.int32)
+        buf, words = ismcts._scratch_mask(game.num_actions)
+        mine = s.copy()
+        ismcts._rollout(game.aux, mine, buf[:game.num_actions], buf, words,
+                        np.zeros(buf.shape[0], np.int64), key, 0, depth)
+        ref, ref_key, steps = s.copy(), np.array([seed, 11], np.int32), 0
+        while not game.is_terminal(ref) and steps != depth:
+            game.step(ref, int(ismcts.rng.pick_set(game.legal_mask(ref), ref_key)))
+            steps += 1
+        assert np.array_equal(mine, ref) and np.array_equal(key, ref_key)

@@ -415,3 +415,50 @@ def test_phases_that_do_not_need_routes():
     assert s[K.PHASE] == MONASTERY and A.NAMES[choose(GAME, s)[0]] == "monastery:take"
     GAME.step(s, "monastery:take")
     assert s[K.PHASE] == CARDS and "cards:top_up" in legal(GAME, s)
+
+
+def _port_value_as_written(s, m, p, port, denial):
+    """The port valuation in its plain, branching form (what `_port_values` computes
+    without branches): discovery VP and the target card or the denial share if
+    undiscovered; a cube p can load, plus the upgrade bonus while it counts toward it."""
+    v = 0.0
+    tiles_left = s[K.TILES_TOTAL] - s[K.TILES_TAKEN]
+    if s[K.DISCOVERED + port] < 0:
+        v += K.portf(m, port, K.P_VP)
+        if port in s[K.TARGETS + p * HV.NT: K.TARGETS + (p + 1) * HV.NT]:
+            v += HV.R.TARGET_VP
+        else:
+            v += denial[K.portf(m, port, K.P_DECK)]
+    g = K.portf(m, port, K.P_GOOD)
+    if (g >= 0 and s[K.CUBES + p * HV.NG + g] == 0 and K.ship_works(s, p, g // 2)
+            and s[K.STOCK + g] > 0):
+        v += (10.0 if tiles_left > 0 else 5.0) if g == HV.PEPPER else float(K.GOOD_VP[g])
+        cubes = sum(int(s[K.CUBES + p * HV.NG + h]) for h in range(HV.NG) if h != HV.PEPPER)
+        if (g != HV.PEPPER and s[K.UPGRADED + p] == 0 and cubes < 3 and tiles_left > 1
+                and s[K.DICE] == 0):
+            v += PRM[HV.P_UPGRADE_BONUS]
+    return v
+
+
+@pytest.mark.parametrize("options", [{}, {"dice_movement": True}], ids=["default", "dice"])
+def test_port_values_equal_the_plain_valuation_exactly(options):
+    """`_port_values` picks its terms by value instead of branching; every port's value
+    for every seat equals the plain form bit for bit, along whole heuristic games."""
+    m = GAME.aux.m
+    worth = np.empty(int(m[K.M_P]), np.float64)
+    checked = 0
+    for n, seed in ((2, 5), (3, 6), (4, 7)):
+        s = GAME.new_state(n, seed, **options)
+        steps = 0
+        while not GAME.is_terminal(s) and steps < 400:
+            if steps % 7 == 0:
+                denial = HV._denial(s, m, PRM)
+                for p in range(n):
+                    HV._port_values(s, m, p, PRM, denial, worth)
+                    for port in range(int(m[K.M_P])):
+                        assert worth[port] == _port_value_as_written(s, m, p, port, denial)
+                        checked += 1
+            a, _ = choose(GAME, s)
+            GAME.step(s, a)
+            steps += 1
+    assert checked > 1000
