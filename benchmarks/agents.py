@@ -198,7 +198,25 @@ def strength_row(game_name, pairing, n, games, db, workers, base_seed=0) -> dict
     return {"game": game_name, "players": n, "agent": a, "opponent": b, "games": len(rows),
             "win_rate": score / len(rows), "wilson95": [lo, hi], "fair_share": 1 / n,
             "truncated": sum(bool(r["truncated"]) for r in rows),
-            "mean_steps": float(np.mean([r["steps"] for r in rows]))}
+            "mean_steps": float(np.mean([r["steps"] for r in rows])),
+            "seconds_per_game": float(np.mean([r["duration"] for r in rows]))}
+
+
+def merge_rows(old: list[dict], new: list[dict]) -> list[dict]:
+    """`old` with each row of `new` in place of the row for the same game, player count
+    and pairing (appended when there is none): a run of some pairings updates the report
+    instead of replacing the others."""
+    def key(r):
+        return r["game"], r["players"], r["agent"], r["opponent"]
+
+    out = list(old)
+    at = {key(r): i for i, r in enumerate(out)}
+    for r in new:
+        if key(r) in at:
+            out[at[key(r)]] = r
+        else:
+            out.append(r)
+    return out
 
 
 def strength(args) -> dict:
@@ -223,13 +241,15 @@ def markdown(result: dict, kind: str) -> str:
             lines.append(f"\nours (Hansa 2p, random rollouts) / OpenSpiel ISMCTSBot (hearts): "
                          f"{result['ratio_hansa_random_vs_openspiel']:.2f}x")
         return "\n".join(lines)
-    lines = ["| game | players | agent | vs | games | win rate [95% CI] | fair | truncated |",
-             "|---|---:|---|---|---:|---|---:|---:|"]
+    lines = ["| game | players | agent | vs | games | win rate [95% CI] | fair | truncated "
+             "| s/game |", "|---|---:|---|---|---:|---|---:|---:|---:|"]
     for r in result["rows"]:
         lo, hi = r["wilson95"]
+        per_game = r.get("seconds_per_game")
         lines.append(f"| {r['game']} | {r['players']} | {r['agent']} | {r['opponent']} | "
                      f"{r['games']} | {r['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] | "
-                     f"{r['fair_share']:.3f} | {r['truncated']} |")
+                     f"{r['fair_share']:.3f} | {r['truncated']} | "
+                     f"{'–' if per_game is None else f'{per_game:.1f}'} |")
     return "\n".join(lines)
 
 
@@ -258,6 +278,9 @@ def main(argv=None) -> int:
     result["seconds"] = time.perf_counter() - t0
     out = Path(args.out or RESULTS / f"agents_{args.kind}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
+    if args.kind == "strength" and out.exists():
+        result["rows"] = merge_rows(json.loads(out.read_text()).get("rows", []),
+                                    result["rows"])
     out.write_text(json.dumps(result, indent=2))
     md = markdown(result, args.kind)
     out.with_suffix(".md").write_text(md + "\n")

@@ -566,7 +566,7 @@ def markdown(report: dict) -> str:
 def main(argv=None) -> int:
     """``python -m studies.evaluate fit <game> --players N [...]``: (re)build a ladder
     file. One-line errors with exit status 2, as the `tradewinds` command."""
-    from tradewinds.cli import (
+    from tradewinds.cli_args import (
         EXIT_ERROR,
         EXIT_INTERRUPTED,
         ArgumentParser,

@@ -110,6 +110,32 @@ def test_the_cli_imports_the_floors_above_the_ground_lazily():
     assert not bad, "\n".join(bad)
 
 
+def face_importers() -> list[str]:
+    """Modules below the face that import the `tradewinds` command (`tradewinds.cli`);
+    what commands share, they take from `tradewinds.cli_args`."""
+    cli = _module_name(ROOT / CLI)
+    return [f"{path.relative_to(ROOT)}:{line}: imports {module}"
+            for package in PACKAGES for path in files(package)
+            if path.relative_to(ROOT) != CLI
+            for line, module, _ in imports(path)
+            if module == cli or module.startswith(cli + ".")]
+
+
+def test_nothing_below_the_face_imports_the_command():
+    bad = face_importers()
+    assert not bad, "\n".join(bad)
+
+
+def test_the_face_check_sees_a_lazy_import(tmp_path, monkeypatch):
+    for package in PACKAGES:
+        (tmp_path / package).mkdir()
+    (tmp_path / "studies" / "fit.py").write_text(
+        "def main():\n    from tradewinds.cli import ArgumentParser\n")
+    (tmp_path / "studies" / "ok.py").write_text("from tradewinds.cli_args import game_name\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert face_importers() == ["studies/fit.py:2: imports tradewinds.cli"]
+
+
 def test_the_checker_sees_every_kind_of_import(tmp_path, monkeypatch):
     """The collector finds module-level, function-level, relative and literal
     import_module imports (so an empty list of offences means something)."""
