@@ -343,6 +343,36 @@ def ladder_table(ladder: dict):
     return t
 
 
+def ladder_markdown(ladder: dict) -> str:
+    """The ladder as markdown for the docs and for citing: its version, how it was fitted,
+    the members' ratings and every pair's result."""
+    fit = ladder["fit"]
+
+    def took(seconds):
+        return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+    workers = f"{fit['workers']} worker" + ("s" if fit["workers"] != 1 else "")
+    lines = [f"**{ladder['game'].capitalize()}, {ladder['players']} players**: version "
+             f"`{ladder['version']}`; {fit['games_per_lineup']} games per line-up, "
+             f"{fit['games']} games in all ({fit['truncated']} truncated), seats rotated, "
+             f"base seed {fit['base_seed']}; {took(fit['game_seconds'])} of game time, "
+             f"{took(fit['elapsed_seconds'])} wall time with {workers}; fitted "
+             f"{fit['created']} with `{fit['command']}`.", "",
+             "| member | Elo | 95% CI |", "|---|---:|---:|"]
+    for m in sorted(ladder["members"], key=lambda m: m["elo"]):
+        ci = ("(anchor)" if m["name"] == ladder["anchor"]
+              else f"[{m['ci95'][0]:+.0f}, {m['ci95'][1]:+.0f}]")
+        lines.append(f"| {m['name']} | {m['elo']:+.0f} | {ci} |")
+    lines += ["", "Pairwise comparisons (score of the first of the pair; a win beats each "
+              "loser, shared wins count half):", "",
+              "| pair | comparisons | score | rate |", "|---|---:|---:|---:|"]
+    for q in ladder["pairs"]:
+        rate = "-" if q["score_rate_a"] is None else f"{q['score_rate_a']:.3f}"
+        lines.append(f"| {q['a']} vs {q['b']} | {q['comparisons']:g} | {q['score_a']:g} | "
+                     f"{rate} |")
+    return "\n".join(lines) + "\n"
+
+
 def predicted_width(ladder: dict, elo: float, games: int, exclude: str | None = None) -> float:
     """The expected width of the 95% interval of an agent of rating `elo` evaluated with
     `games` games per opponent of `ladder` (2 players; the Fisher information at the
@@ -597,6 +627,12 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int_at_least(1), default=1,
                    help="worker processes (default 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p = sub.add_parser("show", help="print a ladder as markdown (version, fit, ratings, "
+                       "pairs)", description="Prints the shipped ladder for the game and "
+                       "player count (or --ladder FILE) as markdown.")
+    p.add_argument("game", type=game_name, help="game name: hansa or voyage")
+    p.add_argument("--players", type=int, default=2, help="player count (default 2)")
+    p.add_argument("--ladder", default=None, help="a ladder file instead of the shipped one")
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = parser.parse_args(argv)
@@ -604,6 +640,9 @@ def main(argv=None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_ERROR
     prog = f"{parser.prog} {args.command}"
     try:
+        if args.command == "show":
+            print(ladder_markdown(load_ladder(args.game, args.players, args.ladder)), end="")
+            return 0
         members = [m.strip() for m in args.members.split(",")] if args.members else None
         fit_ladder(args.game, args.players, members, games=args.games, base_seed=args.seed,
                    anchor=args.anchor, db=args.db, out_file=args.out_file,

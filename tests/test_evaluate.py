@@ -176,6 +176,28 @@ def test_fit_ladder_writes_a_versioned_file(tiny):
     assert data["pairs"][0]["comparisons"] + 0 <= 4
 
 
+def test_show_prints_the_ladder_to_cite(tiny, capsys):
+    """`python -m studies.evaluate show`: the version, the fit command, every member with
+    its rating (lowest first) and every pair's result, from the ladder file."""
+    _, path, ladder = tiny
+    assert evaluate.main(["show", "hansa", "--ladder", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"version `{ladder['version']}`" in out and "`test`" in out
+    members_part = out.split("Pairwise")[0]
+    rows = [line for line in members_part.splitlines() if line.startswith("| random")
+            or line.startswith("| first-legal")]
+    by_elo = sorted(ladder["members"], key=lambda m: m["elo"])
+    assert [r.split("|")[1].strip() for r in rows] == [m["name"] for m in by_elo]
+    pair = ladder["pairs"][0]
+    assert f"| {pair['a']} vs {pair['b']} | {pair['comparisons']:g} |" in out
+
+
+def test_show_names_a_missing_ladder(capsys):
+    assert evaluate.main(["show", "hansa", "--players", "5"]) == cli.EXIT_ERROR
+    err = capsys.readouterr().err
+    assert "no ladder for hansa with 5 players" in err and "\n" not in err.strip()
+
+
 REPORT_KEYS = {"schema", "game", "players", "agent", "ladder", "rating", "games_per_opponent",
                "games", "base_seed", "lineups", "opponents", "truncated", "notes", "command",
                "db", "played_now", "already_stored", "elapsed", "workers", "run_ids",
