@@ -70,7 +70,8 @@ REPORT_SCHEMA = "tradewinds.evaluate/1"
 DEFAULT_MEMBERS = {
     "hansa": ("random", "noisy:0.8", "noisy:0.5", "noisy:0.2", "heuristic", "mcts:25",
               "mcts:100", "ppo"),
-    "voyage": ("random", "noisy:0.8", "noisy:0.5", "noisy:0.2", "heuristic", "ppo", "mcts:10"),
+    "voyage": ("random", "noisy:0.8", "noisy:0.65", "noisy:0.5", "noisy:0.35", "noisy:0.2",
+               "noisy:0.1", "noisy:0.05", "heuristic", "ppo", "mcts:10"),
 }
 PRIOR_GAMES = 1.0
 MODEL = ("Bradley-Terry by maximum likelihood on the Elo scale (400 log10 odds), "
@@ -255,6 +256,15 @@ def _check_count(flag: str, value, minimum: int) -> None:
 # ---------------------------------------------------------------------- fit a ladder
 
 
+def default_members(game: str, players: int) -> tuple[str, ...]:
+    """A refit keeps the shipped ladder's members; with no shipped ladder for the player
+    count, the game's `DEFAULT_MEMBERS`."""
+    path = ladder_path(game, players)
+    if path.is_file():
+        return tuple(m["name"] for m in json.loads(path.read_text())["members"])
+    return DEFAULT_MEMBERS.get(game, ())
+
+
 def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None, *,
                games: int = 100, base_seed: int = 0, anchor: str = "random",
                prior_games: float = PRIOR_GAMES, db: str | Path = FIT_DB,
@@ -271,7 +281,7 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     console = console or Console()
     handle = registry.game(game)
     n = handle.check_players(players)
-    members = list(members or DEFAULT_MEMBERS.get(game, ()))
+    members = list(members or default_members(game, n))
     if len(members) < 2 or len(set(members)) != len(members):
         raise ValueError(f"a ladder needs two or more distinct members, got {members}")
     if anchor not in members:
@@ -615,7 +625,8 @@ def main(argv=None) -> int:
     p.add_argument("game", type=game_name, help="game name: hansa or voyage")
     p.add_argument("--players", type=int, default=2, help="player count (default 2)")
     p.add_argument("--members", default=None, help="ladder members, comma-separated "
-                   "(default: the game's default ladder: " + "; ".join(
+                   "(default: the shipped ladder's members for the game and player count; "
+                   "without one: " + "; ".join(
                        f"{g}: {','.join(m)}" for g, m in DEFAULT_MEMBERS.items()) + ")")
     p.add_argument("--games", type=int_at_least(1), default=100,
                    help="games per line-up (with 2 players: per pair; default 100)")

@@ -6,6 +6,7 @@ import json
 import math
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,9 +112,19 @@ def test_shipped_ladder_is_current(path):
         ladder["fit"]["lineups"])
 
 
-def test_shipped_ladders_cover_both_games_at_two_players():
+def test_shipped_ladders_cover_both_games_at_two_to_four_players():
     names = {p.stem for p in evaluate.shipped_ladders()}
-    assert {"hansa_2p", "voyage_2p"} <= names
+    assert names == {f"{g}_{n}p" for g in ("hansa", "voyage") for n in (2, 3, 4)}
+
+
+@pytest.mark.parametrize("path", evaluate.shipped_ladders(), ids=lambda p: p.stem)
+def test_the_guide_cites_the_shipped_ladder(path):
+    """docs/benchmarking.md lists every shipped ladder by its version (a refit without
+    updating the guide fails here): paste `python -m studies.evaluate show <game>
+    --players N`."""
+    ladder = json.loads(path.read_text())
+    guide = (Path(evaluate.__file__).parent.parent / "docs" / "benchmarking.md").read_text()
+    assert evaluate.ladder_markdown(ladder).splitlines()[0] in guide
 
 
 def test_version_changes_with_a_member():
@@ -174,6 +185,13 @@ def test_fit_ladder_writes_a_versioned_file(tiny):
     assert [m["name"] for m in data["members"]] == ["random", "first-legal"]
     assert data["fit"]["games"] == 4 and data["fit"]["lineups"][0]["games"] == 4
     assert data["pairs"][0]["comparisons"] + 0 <= 4
+
+
+def test_a_refit_keeps_the_shipped_members(tmp_path, monkeypatch):
+    shipped = json.loads(evaluate.ladder_path("hansa", 2).read_text())
+    assert evaluate.default_members("hansa", 2) == tuple(m["name"] for m in shipped["members"])
+    monkeypatch.setattr(evaluate, "LADDER_DIR", tmp_path)       # no shipped ladder
+    assert evaluate.default_members("hansa", 2) == evaluate.DEFAULT_MEMBERS["hansa"]
 
 
 def test_show_prints_the_ladder_to_cite(tiny, capsys):
@@ -266,8 +284,6 @@ def test_evaluating_a_member_skips_itself(tiny, tmp_path):
 
 @pytest.mark.parametrize("argv, text", [
     (["evaluate", "hansa", "--agent", "nosuch"], "unknown agent 'nosuch'"),
-    (["evaluate", "voyage", "--agent", "random", "--players", "4"],
-     "no ladder for voyage with 4 players"),
     (["evaluate", "hansa", "--agent", "no_such_module_x:Agent"], "cannot import module"),
     (["evaluate", "hansa", "--agent", "random", "--ladder", "/nonexistent/l.json"],
      "no such file"),
@@ -279,6 +295,16 @@ def test_bad_input_is_a_one_line_error(argv, text, tmp_path, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert text in err and err.count("\n") == 1, err
+    assert not (tmp_path / "e.sqlite").exists()
+
+
+def test_a_missing_ladder_is_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(evaluate, "LADDER_DIR", tmp_path / "none")     # nothing shipped
+    argv = ["evaluate", "voyage", "--agent", "random", "--players", "4", "--db",
+            str(tmp_path / "e.sqlite"), "--no-progress"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "no ladder for voyage with 4 players" in err and err.count("\n") == 1, err
     assert not (tmp_path / "e.sqlite").exists()
 
 
