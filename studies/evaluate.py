@@ -259,9 +259,8 @@ def _check_count(flag: str, value, minimum: int) -> None:
 def default_members(game: str, players: int) -> tuple[str, ...]:
     """A refit keeps the shipped ladder's members; with no shipped ladder for the player
     count, the game's `DEFAULT_MEMBERS`."""
-    path = ladder_path(game, players)
-    if path.is_file():
-        return tuple(m["name"] for m in json.loads(path.read_text())["members"])
+    if ladder_path(game, players).is_file():
+        return tuple(m["name"] for m in load_ladder(game, players)["members"])
     return DEFAULT_MEMBERS.get(game, ())
 
 
@@ -652,7 +651,10 @@ def main(argv=None) -> int:
     prog = f"{parser.prog} {args.command}"
     try:
         if args.command == "show":
-            print(ladder_markdown(load_ladder(args.game, args.players, args.ladder)), end="")
+            from tradewinds import registry
+
+            players = registry.game(args.game).check_players(args.players)
+            print(ladder_markdown(load_ladder(args.game, players, args.ladder)), end="")
             return 0
         members = [m.strip() for m in args.members.split(",")] if args.members else None
         fit_ladder(args.game, args.players, members, games=args.games, base_seed=args.seed,

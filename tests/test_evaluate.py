@@ -210,10 +210,17 @@ def test_show_prints_the_ladder_to_cite(tiny, capsys):
     assert f"| {pair['a']} vs {pair['b']} | {pair['comparisons']:g} |" in out
 
 
-def test_show_names_a_missing_ladder(capsys):
-    assert evaluate.main(["show", "hansa", "--players", "5"]) == cli.EXIT_ERROR
+def test_show_names_a_missing_ladder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(evaluate, "LADDER_DIR", tmp_path)        # nothing shipped
+    assert evaluate.main(["show", "hansa", "--players", "3"]) == cli.EXIT_ERROR
     err = capsys.readouterr().err
-    assert "no ladder for hansa with 5 players" in err and "\n" not in err.strip()
+    assert "no ladder for hansa with 3 players" in err and "\n" not in err.strip()
+
+
+def test_show_refuses_a_player_count_the_game_does_not_have(capsys):
+    assert evaluate.main(["show", "voyage", "--players", "7"]) == cli.EXIT_ERROR
+    err = capsys.readouterr().err
+    assert "no ladder" not in err and "7" in err and "\n" not in err.strip()
 
 
 REPORT_KEYS = {"schema", "game", "players", "agent", "ladder", "rating", "games_per_opponent",
