@@ -27,9 +27,10 @@ def test_the_rllib_env_gives_masked_observations_of_the_deciding_seat():
             break
 
 
-def test_rllib_refuses_the_sb3_only_flags(capsys):
-    assert cli.main(["train", "hansa", "--backend", "rllib", "--resume"]) == cli.EXIT_ERROR
-    assert "--resume" in capsys.readouterr().err
+def test_rllib_resume_names_a_missing_run(tmp_path, capsys):
+    assert cli.main(["train", "hansa", "--backend", "rllib", "--resume",
+                     "--out", str(tmp_path / "none")]) == cli.EXIT_ERROR
+    assert "no RLlib run saved" in capsys.readouterr().err
 
 
 def test_one_rllib_iteration_trains_and_saves(tmp_path):
@@ -43,6 +44,29 @@ def test_one_rllib_iteration_trains_and_saves(tmp_path):
     assert any(p.is_file() for p in (tmp_path / "rllib").rglob("*"))
     assert "iteration 1" in lines[0]
     _the_saved_policy_plays_as_an_agent(tmp_path)
+    _the_run_resumes(tmp_path, history[0])
+
+
+def _the_run_resumes(run_dir, first):
+    """`resume` loads the saved run and goes on: iteration 2 counts its env steps on top of
+    iteration 1's, the history keeps both rows, and changed settings are refused."""
+    import json
+
+    from training.rllib import RllibConfig, train_rllib
+
+    small = dict(game="hansa", players=2, out=str(run_dir), train_batch_size=256,
+                 minibatch_size=64, num_epochs=1, resume=True)
+    with pytest.raises(ValueError, match="other settings: seed=0"):
+        train_rllib(RllibConfig(iterations=2, **{**small, "seed": 1}), log=lambda _: None)
+    with pytest.raises(ValueError, match="already has 1 iterations"):
+        train_rllib(RllibConfig(iterations=1, **small), log=lambda _: None)
+    history = train_rllib(RllibConfig(iterations=2, **small), log=lambda _: None)
+    assert [row["iteration"] for row in history] == [1, 2]
+    assert history[0] == first
+    assert first["env_steps"] + 256 <= history[1]["env_steps"] < 2 * first["env_steps"] + 256
+    assert history[1]["episodes"] >= first["episodes"]
+    assert history[1]["seconds"] > first["seconds"]
+    assert json.loads((run_dir / "history.json").read_text())["history"] == history
 
 
 def _the_saved_policy_plays_as_an_agent(run_dir):

@@ -214,15 +214,12 @@ def train(args) -> int:
     if importlib.util.find_spec("sb3_contrib") is None:
         raise ValueError("training needs the train extra: pip install 'tradewinds[train]'")
     if args.backend == "rllib":
-        if args.resume:
-            raise ValueError("--resume is for --backend sb3 (RLlib restores with "
-                             "Algorithm.from_checkpoint)")
         from training.rllib import RllibConfig, train_rllib
 
         train_rllib(RllibConfig(game=args.game, players=args.players,
                                 iterations=args.iterations, address=args.address,
                                 out=args.out, seed=args.seed, reward=args.reward,
-                                options=_options(args)))
+                                options=_options(args), resume=args.resume))
         return 0
     if args.address is not None:
         raise ValueError("--address is for --backend rllib")

@@ -73,6 +73,7 @@ class RllibConfig:
     hidden: tuple = (128, 128)
     options: dict = field(default_factory=dict)
     save_every: int = 10                    # iterations between checkpoints
+    resume: bool = False                    # continue the run saved in <out> to `iterations`
 
     def __post_init__(self):
         from tradewinds import registry
@@ -113,10 +114,12 @@ def algorithm_config(c: RllibConfig):
 
 
 def train_rllib(c: RllibConfig, log=print) -> list[dict]:
-    """Run `c.iterations` PPO iterations; one summary dict per iteration. The algorithm is
-    saved to `<out>/rllib` every `c.save_every` iterations and at the end, with the
+    """Run PPO to `c.iterations` iterations; one summary dict per iteration. The algorithm
+    is saved to `<out>/rllib` every `c.save_every` iterations and at the end, with the
     history so far in `<out>/history.json` (so a long run that is stopped keeps its last
-    checkpoint, and the budget behind it)."""
+    checkpoint, and the budget behind it). With `c.resume` the saved algorithm and history
+    are loaded and the run goes on from its last iteration (the restored algorithm keeps
+    its lifetime env-step and episode counts; seconds count on from the saved total)."""
     import ray
 
     started_here = not ray.is_initialized()
@@ -126,16 +129,17 @@ def train_rllib(c: RllibConfig, log=print) -> list[dict]:
     try:
         algo = algorithm_config(c).build_algo()
         out = Path(c.out).resolve()
-        history = []
+        history = _resume(algo, out, c) if c.resume else []
+        seconds_before = history[-1]["seconds"] if history else 0.0
         t0 = time.perf_counter()
-        for i in range(c.iterations):
+        for i in range(len(history), c.iterations):
             result = algo.train()
             runners = result.get("env_runners", {})
             row = {"iteration": i + 1,
                    "env_steps": int(runners.get("num_env_steps_sampled_lifetime", 0)),
                    "episodes": int(runners.get("num_episodes_lifetime", 0)),
                    "episode_return_mean": runners.get("episode_return_mean"),
-                   "seconds": round(time.perf_counter() - t0, 1)}
+                   "seconds": round(seconds_before + time.perf_counter() - t0, 1)}
             history.append(row)
             log(f"iteration {row['iteration']}: {row['env_steps']:,} env steps, "
                 f"{row['episodes']:,} episodes, mean return {row['episode_return_mean']}, "
@@ -148,6 +152,27 @@ def train_rllib(c: RllibConfig, log=print) -> list[dict]:
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _resume(algo, out: Path, c: RllibConfig) -> list[dict]:
+    """Load the saved algorithm into `algo`; the saved history, checked against `c`."""
+    saved = out / "history.json"
+    if not saved.is_file() or not (out / "rllib").is_dir():
+        raise ValueError(f"--resume: no RLlib run saved in {out} (history.json and rllib/)")
+    info = json.loads(saved.read_text())
+    mine = {k: v for k, v in asdict(c).items() if k not in ("address", "iterations", "resume")}
+    theirs = {k: v for k, v in info["settings"].items() if k not in ("iterations", "resume")}
+    differ = sorted(k for k in mine if k in theirs and json.loads(json.dumps(mine[k]))
+                    != theirs[k])
+    if differ:
+        raise ValueError(f"--resume: the run in {out} was trained with other settings: "
+                         + ", ".join(f"{k}={theirs[k]!r}" for k in differ))
+    history = info["history"]
+    if len(history) >= c.iterations:
+        raise ValueError(f"--resume: the run in {out} already has {len(history)} iterations;"
+                         f" ask for more with --iterations")
+    algo.restore_from_path(str(out / "rllib"))
+    return history
 
 
 def _save(algo, out: Path, c: RllibConfig, history: list[dict]) -> None:
