@@ -13,8 +13,8 @@ what the test runs); with it, env runners and learners spread over the cluster
 (`env_runners` workers each). Each iteration prints the mean episode return of the
 shared policy; the algorithm is saved to ``<out>/rllib`` every ``save_every`` iterations
 and at the end (RLlib's checkpoint format; `Algorithm.from_checkpoint` restores it), the
-settings and per-iteration budget to ``<out>/history.json``. ``rllib:<out>`` plays the
-policy as an agent (agents/rllib_agent.py).
+settings and per-iteration budget to ``<out>/history.json``; ``--resume`` goes on from
+both. ``rllib:<out>`` plays the policy as an agent (agents/rllib_agent.py).
 """
 
 from __future__ import annotations
