@@ -2,6 +2,7 @@
 
     python -m benchmarks.agents speed                  # simulations/s, decisions/s
     python -m benchmarks.agents strength --games 400   # win rates, seats rotated
+    python -m benchmarks.agents departures             # how often search leaves the heuristic
 
 *Speed* (one core, medians of timed repeats, same run): our SO-ISMCTS on Hansa 2-player
 positions with random and heuristic rollouts, against OpenSpiel's C++ ``ISMCTSBot`` on
@@ -12,8 +13,15 @@ the run); the heuristic's decisions/s for both games.
 *Strength*: pairings (``a-b``) played through the arena into SQLite (resumable) with the
 line-up rotated over the seats; with more seats than agents the first agent of a pair
 takes one seat and the second the rest (``a`` against a table of ``b``). Win rates count
-shared wins fractionally, with Wilson 95% intervals; results go to
+shared wins fractionally, with Wilson 95% intervals. Beside each, the *control*: the
+same seeds and seats played by ``b`` alone, i.e. ``a``'s share had it played as ``b``, and
+``a``'s edge over it with a paired 95% interval. Results go to
 ``benchmarks/results/agents_*.json`` and ``.md``.
+
+*Departures*: along games the heuristic plays against itself, at every decision of seat 0
+with a choice, the search's action beside the heuristic's, counted by kind of action (the
+action name before ``:``). A search that seldom departs can only play like the heuristic,
+whatever its budget.
 """
 
 from __future__ import annotations
@@ -173,30 +181,47 @@ def lineups(a: str, b: str, n: int) -> list:
     return [a] + [b] * (n - 1)
 
 
-def strength_row(game_name, pairing, n, games, db, workers, base_seed=0) -> dict:
-    """Agent a against b in `game_name` with n players: a's win share, Wilson 95%."""
+def _played(game_name, n, lineup, seating, games, db, workers, base_seed) -> tuple:
+    """The study of `lineup` and its first `games` rows, played into `db` as needed."""
     from studies import arena
-    from tradewinds import stats
     from tradewinds.store import Store
 
-    a, b = pairing.split("-")
-    study = arena.Study.create(game_name, n, lineups(a, b, n), seating="rotate",
-                               base_seed=base_seed)
+    study = arena.Study.create(game_name, n, lineup, seating=seating, base_seed=base_seed,
+                               fast=False)
     with Store(db) as store:
         backend = arena.make_backend("local", workers)
         try:
             result = arena.run(study, store, games, backend=backend)
         finally:
             backend.close()
-        rows = store.games(result.run_id, below=games)
-    score = 0.0
-    for r in rows:
-        if r["winners"]:
-            mine = sum(1 for s in r["winners"] if r["agents"][s] == a)
-            score += mine / len(r["winners"])
-    lo, hi = stats.wilson_interval(score, len(rows))
+        return study, store.games(result.run_id, below=games)
+
+
+def _credit(row, seat) -> float:
+    """The win credit of `seat` in a stored game (shared wins split)."""
+    return 1 / len(row["winners"]) if seat in row["winners"] else 0.0
+
+
+def strength_row(game_name, pairing, n, games, db, workers, base_seed=0) -> dict:
+    """Agent a against b in `game_name` with n players: a's win share, Wilson 95%; and the
+    *control*: the same seeds and seat generators with b in a's seat too, a's edge over it
+    with a paired t interval (`tradewinds.stats.paired_difference`). The control is the
+    share a would have had by playing exactly as b, so it takes out the luck of the seeds
+    and seats, which is large at 3-4 players."""
+    from tradewinds import stats
+
+    a, b = pairing.split("-")
+    study, rows = _played(game_name, n, lineups(a, b, n), "rotate", games, db, workers,
+                          base_seed)
+    _, control = _played(game_name, n, [b] * n, "fixed", games, db, workers, base_seed)
+    mine = [sum(_credit(r, s) for s, name in enumerate(r["agents"]) if name == a)
+            for r in rows]
+    theirs = [_credit(r, study.seats(r["game_index"]).index(a)) for r in control]
+    lo, hi = stats.wilson_interval(sum(mine), len(rows))
+    edge = stats.paired_difference(mine, theirs)
     return {"game": game_name, "players": n, "agent": a, "opponent": b, "games": len(rows),
-            "win_rate": score / len(rows), "wilson95": [lo, hi], "fair_share": 1 / n,
+            "win_rate": float(np.mean(mine)), "wilson95": [lo, hi], "fair_share": 1 / n,
+            "control": float(np.mean(theirs)), "edge": edge[0], "edge95": list(edge[1:]),
             "truncated": sum(bool(r["truncated"]) for r in rows),
             "mean_steps": float(np.mean([r["steps"] for r in rows])),
             "seconds_per_game": float(np.mean([r["duration"] for r in rows]))}
@@ -230,7 +255,63 @@ def strength(args) -> dict:
     return {"rows": out}
 
 
+# ------------------------------------------------------------------------- departures
+
+
+def departures_row(game_name, n, simulations, games, seed=0) -> dict:
+    """How often `mcts:<simulations>` in seat 0 picks another action than the heuristic
+    would, on the positions of heuristic self-play, by kind of action."""
+    from agents import make_agent
+    from studies.arena import agent_action
+    from tradewinds import registry
+
+    game = registry.game(game_name)
+    heuristic = make_agent("heuristic", game=game_name)
+    search = make_agent(f"mcts:{simulations}", game=game_name)
+    kinds: dict[str, list[int]] = {}
+    t0 = time.perf_counter()
+    for g in range(games):
+        state = game.new_state(n, seed + g)
+        rng = np.random.default_rng([seed, g])
+        while not (game.is_terminal(state) or game.is_truncated(state)):
+            p = game.current_player(state)
+            a = agent_action(heuristic, game, state, p, rng)
+            if p == 0 and game.legal_mask(state).sum() > 1:
+                b = agent_action(search, game, state, p, rng)
+                counts = kinds.setdefault(game.action_name(a).split(":")[0], [0, 0])
+                counts[0] += 1
+                counts[1] += a != b
+            game.step(state, a)
+    decisions = sum(c[0] for c in kinds.values())
+    departed = sum(c[1] for c in kinds.values())
+    return {"game": game_name, "players": n, "agent": search.name, "games": games,
+            "decisions": decisions, "departures": departed,
+            "share": departed / max(decisions, 1),
+            "by_kind": {k: {"decisions": c[0], "departures": c[1]}
+                        for k, c in sorted(kinds.items(), key=lambda kv: -kv[1][0])},
+            "seconds": time.perf_counter() - t0}
+
+
+def departures(args) -> dict:
+    rows = []
+    for game_name in args.game:
+        for n in args.players:
+            rows.append(departures_row(game_name, n, args.simulations, args.games))
+            print(json.dumps(rows[-1]), flush=True)
+    return {"rows": rows}
+
+
 def markdown(result: dict, kind: str) -> str:
+    if kind == "departures":
+        lines = ["| game | players | agent | games | decisions | departures | share | "
+                 "by kind (departed/decisions) |", "|---|---:|---|---:|---:|---:|---:|---|"]
+        for r in result["rows"]:
+            kinds = ", ".join(f"{k} {c['departures']}/{c['decisions']}"
+                              for k, c in r["by_kind"].items())
+            lines.append(f"| {r['game']} | {r['players']} | {r['agent']} | {r['games']} | "
+                         f"{r['decisions']} | {r['departures']} | {r['share']:.3f} | "
+                         f"{kinds} |")
+        return "\n".join(lines)
     if kind == "speed":
         lines = ["| measurement | per second | notes |", "|---|---:|---|"]
         for r in result["rows"]:
@@ -241,14 +322,18 @@ def markdown(result: dict, kind: str) -> str:
             lines.append(f"\nours (Hansa 2p, random rollouts) / OpenSpiel ISMCTSBot (hearts): "
                          f"{result['ratio_hansa_random_vs_openspiel']:.2f}x")
         return "\n".join(lines)
-    lines = ["| game | players | agent | vs | games | win rate [95% CI] | fair | truncated "
-             "| s/game |", "|---|---:|---|---|---:|---|---:|---:|---:|"]
+    lines = ["| game | players | agent | vs | games | win rate [95% CI] | fair | control "
+             "| edge [95% CI] | truncated | s/game |",
+             "|---|---:|---|---|---:|---|---:|---:|---|---:|---:|"]
     for r in result["rows"]:
         lo, hi = r["wilson95"]
         per_game = r.get("seconds_per_game")
+        control = f"{r['control']:.3f}" if "control" in r else "–"
+        edge = (f"{r['edge']:+.3f} [{r['edge95'][0]:+.3f}, {r['edge95'][1]:+.3f}]"
+                if "edge" in r else "–")
         lines.append(f"| {r['game']} | {r['players']} | {r['agent']} | {r['opponent']} | "
                      f"{r['games']} | {r['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] | "
-                     f"{r['fair_share']:.3f} | {r['truncated']} | "
+                     f"{r['fair_share']:.3f} | {control} | {edge} | {r['truncated']} | "
                      f"{'–' if per_game is None else f'{per_game:.1f}'} |")
     return "\n".join(lines)
 
@@ -269,12 +354,19 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=None, help="worker processes "
                    "(default: all cores)")
     p.add_argument("--db", default=str(RESULTS / "agents.sqlite"), help="SQLite store")
+    p = sub.add_parser("departures", help="how often IS-MCTS picks another action than "
+                       "the heuristic, by kind of action")
+    p.add_argument("--simulations", type=int, default=400)
+    p.add_argument("--players", nargs="+", type=int, default=[2])
+    p.add_argument("--game", nargs="+", default=["hansa", "voyage"])
+    p.add_argument("--games", type=int, default=4, help="heuristic self-play games per "
+                   "game and player count")
     for q in sub.choices.values():
         q.add_argument("--out", default=None, help="JSON output (default "
                        "benchmarks/results/agents_<kind>.json)")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    result = speed(args) if args.kind == "speed" else strength(args)
+    result = {"speed": speed, "strength": strength, "departures": departures}[args.kind](args)
     result["seconds"] = time.perf_counter() - t0
     out = Path(args.out or RESULTS / f"agents_{args.kind}.json")
     out.parent.mkdir(parents=True, exist_ok=True)

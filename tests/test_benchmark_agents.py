@@ -32,3 +32,32 @@ def test_strength_run_adds_its_row_to_an_existing_report(tmp_path):
     assert (rows[1]["game"], rows[1]["agent"], rows[1]["games"]) == ("hansa", "heuristic", 2)
     assert rows[1]["seconds_per_game"] > 0
     assert "| voyage | 2 | mcts:400 |" in out.with_suffix(".md").read_text()
+
+
+def test_the_control_replays_the_games_with_the_opponent_in_the_agents_seat(tmp_path):
+    """An agent that plays exactly as its opponent has an edge of exactly 0 over the
+    control: the control reproduces every game (same seeds, seats and seat generators),
+    so the paired interval is (0, 0) whatever the luck of the seeds. A control that
+    played other games would leave nonzero differences."""
+    import agents
+    from agents.heuristic import HeuristicAgent
+
+    agents.register("twin", lambda game="hansa", **kw: HeuristicAgent(game), replace=True)
+    try:
+        row = bench.strength_row("voyage", "twin-heuristic", 3, 6,
+                                 str(tmp_path / "s.sqlite"), workers=1)
+    finally:
+        agents.unregister("twin")
+    assert row["games"] == 6 and row["win_rate"] == row["control"]
+    assert (row["edge"], *row["edge95"]) == (0.0, 0.0, 0.0)
+    assert "| voyage | 3 | twin | heuristic | 6 |" in bench.markdown({"rows": [row]},
+                                                                    "strength")
+
+
+def test_the_edge_is_the_agents_credit_minus_the_controls_game_by_game(tmp_path):
+    """random against the heuristic: the control is the heuristic's own share in random's
+    seats, and the edge is their difference, negative for the weaker agent."""
+    row = bench.strength_row("hansa", "random-heuristic", 2, 4,
+                             str(tmp_path / "s.sqlite"), workers=1)
+    assert row["win_rate"] == 0.0 and row["control"] > 0
+    assert row["edge"] == -row["control"] and row["edge95"][0] < row["edge"]

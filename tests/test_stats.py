@@ -94,6 +94,20 @@ def test_wilson_edges():
         st.wilson_interval(5, 4)
 
 
+def test_paired_difference_hand_value():
+    # differences 1, 0, 0, 1: mean 0.5, sd sqrt(1/3), t(0.975, 3 df) = 3.1824
+    mean, lo, hi = st.paired_difference([1, 0, 1, 1], [0, 0, 1, 0])
+    half = 3.182446 * math.sqrt(1 / 3) / 2
+    assert mean == 0.5
+    assert (lo, hi) == (pytest.approx(0.5 - half, abs=1e-5), pytest.approx(0.5 + half, abs=1e-5))
+
+
+def test_paired_difference_edges():
+    assert st.paired_difference([1, 0, 0.5], [1, 0, 0.5]) == (0.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="equal-length"):
+        st.paired_difference([1], [0])
+
+
 @pytest.mark.parametrize(
     "k,n,conf",
     [

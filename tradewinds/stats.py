@@ -158,6 +158,24 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def paired_difference(x, y, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of ``x - y`` over paired games, with a Student t interval: (mean, lo, hi).
+
+    For an agent's win credit beside a control's on the same seeds and seats (the
+    opponent's policy in the agent's seat): games where the two play alike cancel, so the
+    interval is far narrower than two independent Wilson intervals would give. With
+    every difference 0 (identical play) the interval is (0, 0).
+    """
+    d = np.asarray(x, dtype=float) - np.asarray(y, dtype=float)
+    if d.ndim != 1 or d.size < 2:
+        raise ValueError(f"need two equal-length 1-d samples of 2+ games, got shape {d.shape}")
+    _check_prob("confidence", confidence)
+    mean = float(d.mean())
+    half = float(sps.t.ppf(0.5 + confidence / 2, d.size - 1) * d.std(ddof=1)
+                 / math.sqrt(d.size))
+    return mean, mean - half, mean + half
+
+
 # ----------------------------------------------------------------------------- tests
 
 
