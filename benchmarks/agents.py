@@ -260,7 +260,9 @@ def strength(args) -> dict:
 
 def departures_row(game_name, n, simulations, games, seed=0) -> dict:
     """How often `mcts:<simulations>` in seat 0 picks another action than the heuristic
-    would, on the positions of heuristic self-play, by kind of action."""
+    would, on the positions of heuristic self-play, by kind of action; beside it, how often
+    the heuristic departs from itself with another random draw (its own randomness: bids,
+    ties), the floor under the first count."""
     from agents import make_agent
     from studies.arena import agent_action
     from tradewinds import registry
@@ -273,21 +275,25 @@ def departures_row(game_name, n, simulations, games, seed=0) -> dict:
     for g in range(games):
         state = game.new_state(n, seed + g)
         rng = np.random.default_rng([seed, g])
+        other = np.random.default_rng([seed, g, 1])
         while not (game.is_terminal(state) or game.is_truncated(state)):
             p = game.current_player(state)
             a = agent_action(heuristic, game, state, p, rng)
             if p == 0 and game.legal_mask(state).sum() > 1:
                 b = agent_action(search, game, state, p, rng)
-                counts = kinds.setdefault(game.action_name(a).split(":")[0], [0, 0])
+                c = agent_action(heuristic, game, state, p, other)
+                counts = kinds.setdefault(game.action_name(a).split(":")[0], [0, 0, 0])
                 counts[0] += 1
                 counts[1] += a != b
+                counts[2] += a != c
             game.step(state, a)
     decisions = sum(c[0] for c in kinds.values())
     departed = sum(c[1] for c in kinds.values())
     return {"game": game_name, "players": n, "agent": search.name, "games": games,
             "decisions": decisions, "departures": departed,
             "share": departed / max(decisions, 1),
-            "by_kind": {k: {"decisions": c[0], "departures": c[1]}
+            "heuristic_self_share": sum(c[2] for c in kinds.values()) / max(decisions, 1),
+            "by_kind": {k: {"decisions": c[0], "departures": c[1], "heuristic_self": c[2]}
                         for k, c in sorted(kinds.items(), key=lambda kv: -kv[1][0])},
             "seconds": time.perf_counter() - t0}
 
@@ -304,13 +310,14 @@ def departures(args) -> dict:
 def markdown(result: dict, kind: str) -> str:
     if kind == "departures":
         lines = ["| game | players | agent | games | decisions | departures | share | "
-                 "by kind (departed/decisions) |", "|---|---:|---|---:|---:|---:|---:|---|"]
+                 "heuristic vs itself | by kind (departed/decisions, heuristic vs itself) |",
+                 "|---|---:|---|---:|---:|---:|---:|---:|---|"]
         for r in result["rows"]:
-            kinds = ", ".join(f"{k} {c['departures']}/{c['decisions']}"
+            kinds = ", ".join(f"{k} {c['departures']}/{c['decisions']} ({c['heuristic_self']})"
                               for k, c in r["by_kind"].items())
             lines.append(f"| {r['game']} | {r['players']} | {r['agent']} | {r['games']} | "
                          f"{r['decisions']} | {r['departures']} | {r['share']:.3f} | "
-                         f"{kinds} |")
+                         f"{r['heuristic_self_share']:.3f} | {kinds} |")
         return "\n".join(lines)
     if kind == "speed":
         lines = ["| measurement | per second | notes |", "|---|---:|---|"]
