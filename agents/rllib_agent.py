@@ -2,7 +2,7 @@
 rllib`) playing one seat.
 
 ``rllib`` loads the policy shipped in the package (``agents/checkpoints/<game>_2p_rllib/``,
-made by the command in the ``.json`` beside it; Hansa only). For ``rllib:<path>`` the path
+made by the command in the ``.json`` beside it; both games, 2 players). For ``rllib:<path>`` the path
 is the run's algorithm checkpoint (``<out>/rllib``, as `train_rllib` saves it) or the
 RLModule directory inside it. The module is RLlib's action-masking PPO module, so the
 logits of illegal actions come back as the lowest float; the agent plays the arg-max (or,

@@ -94,22 +94,27 @@ def _the_saved_policy_plays_as_an_agent(run_dir):
     assert all(mask[a] for a in picks)
 
 
-def test_the_shipped_rllib_policy_plays_whole_games():
-    """`rllib` loads the shipped Hansa policy: it plays whole games with legal actions
-    only (its strength is measured in benchmarks, docs/benchmarking.md)."""
+@pytest.mark.parametrize("game, opponent", [("hansa", "random"), ("voyage", "heuristic")])
+def test_the_shipped_rllib_policy_plays_whole_games(game, opponent):
+    """`rllib` loads the game's shipped policy: it plays whole games with legal actions
+    only (the arena raises on an illegal one; its strength is measured with `evaluate`,
+    docs/benchmarking.md). The Voyage opponent is the heuristic, which ends its games
+    before the round cap."""
     import agents
     from studies import arena
 
-    bot = agents.make_agent("rllib", game="hansa")
-    assert bot.path.name == "hansa_2p_rllib"
-    study = arena.Study.create("hansa", 2, ("rllib", "random"), seating="rotate")
+    bot = agents.make_agent("rllib", game=game)
+    assert bot.path.name == f"{game}_2p_rllib"
+    study = arena.Study.create(game, 2, ("rllib", opponent), seating="rotate")
     rows = arena.play_chunk(study, range(2))
     assert len(rows) == 2 and all(not r["truncated"] for r in rows)
 
 
-def test_the_rllib_agent_names_what_is_wrong(tmp_path):
+def test_the_rllib_agent_names_what_is_wrong(tmp_path, monkeypatch):
     import agents
+    from agents import rllib_agent
 
+    monkeypatch.setattr(rllib_agent, "CHECKPOINTS", tmp_path)
     with pytest.raises(ValueError, match="no shipped rllib policy for 'voyage'"):
         agents.make_agent("rllib", game="voyage")
     with pytest.raises(ValueError, match="no RLlib policy under"):
