@@ -71,7 +71,7 @@ DEFAULT_MEMBERS = {
     "hansa": ("random", "noisy:0.8", "noisy:0.5", "noisy:0.2", "heuristic", "mcts:25",
               "mcts:100", "ppo"),
     "voyage": ("random", "noisy:0.8", "noisy:0.65", "noisy:0.5", "noisy:0.35", "noisy:0.2",
-               "noisy:0.1", "noisy:0.05", "heuristic", "ppo", "mcts:10"),
+               "noisy:0.1", "noisy:0.05", "heuristic", "ppo", "mcts:10", "mcts:25"),
 }
 PRIOR_GAMES = 1.0
 MODEL = ("Bradley-Terry by maximum likelihood on the Elo scale (400 log10 odds), "
