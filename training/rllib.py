@@ -122,14 +122,16 @@ def train_rllib(c: RllibConfig, log=print) -> list[dict]:
     its lifetime env-step and episode counts; seconds count on from the saved total)."""
     import ray
 
+    out = Path(c.out).resolve()
+    history = _saved_history(out, c) if c.resume else []
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=c.address, include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
     try:
         algo = algorithm_config(c).build_algo()
-        out = Path(c.out).resolve()
-        history = _resume(algo, out, c) if c.resume else []
+        if c.resume:
+            algo.restore_from_path(str(out / "rllib"))
         seconds_before = history[-1]["seconds"] if history else 0.0
         t0 = time.perf_counter()
         for i in range(len(history), c.iterations):
@@ -154,8 +156,9 @@ def train_rllib(c: RllibConfig, log=print) -> list[dict]:
             ray.shutdown()
 
 
-def _resume(algo, out: Path, c: RllibConfig) -> list[dict]:
-    """Load the saved algorithm into `algo`; the saved history, checked against `c`."""
+def _saved_history(out: Path, c: RllibConfig) -> list[dict]:
+    """The history of the run saved in `out`, checked against `c` before anything is
+    built: the same settings, fewer iterations than `c.iterations`."""
     saved = out / "history.json"
     if not saved.is_file() or not (out / "rllib").is_dir():
         raise ValueError(f"--resume: no RLlib run saved in {out} (history.json and rllib/)")
@@ -171,7 +174,6 @@ def _resume(algo, out: Path, c: RllibConfig) -> list[dict]:
     if len(history) >= c.iterations:
         raise ValueError(f"--resume: the run in {out} already has {len(history)} iterations;"
                          f" ask for more with --iterations")
-    algo.restore_from_path(str(out / "rllib"))
     return history
 
 
