@@ -1,13 +1,13 @@
 """`rllib` and `rllib:<path>`: a policy trained with RLlib (`tradewinds train --backend
 rllib`) playing one seat.
 
-``rllib`` loads the policy shipped in the package (``agents/checkpoints/<game>_2p_rllib/``,
-made by the command in the ``.json`` beside it; both games, 2 players). For ``rllib:<path>`` the path
-is the run's algorithm checkpoint (``<out>/rllib``, as `train_rllib` saves it) or the
-RLModule directory inside it. The module is RLlib's action-masking PPO module, so the
-logits of illegal actions come back as the lowest float; the agent plays the arg-max (or,
-with ``deterministic=False``, samples the masked softmax with its own `rng`). It sees only
-the seat's observation and legal mask.
+``rllib`` loads the policy shipped in the package for each game (2 players:
+``agents/checkpoints/<game>_2p_rllib/``, made by the command in the ``.json`` beside it).
+For ``rllib:<path>`` the path is the run's algorithm checkpoint (``<out>/rllib``, as
+`train_rllib` saves it) or the RLModule directory inside it. The module is RLlib's
+action-masking PPO module, so the logits of illegal actions come back as the lowest float;
+the agent plays the arg-max (or, with ``deterministic=False``, samples the masked softmax
+with its own `rng`). It sees only the seat's observation and legal mask.
 """
 
 from __future__ import annotations
