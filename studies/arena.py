@@ -337,34 +337,6 @@ def _exit_with_parent(poll: float = 0.5) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _kill_pool(pool, patience: float = 10.0) -> None:
-    """End a process pool at once, without waiting for anything that may never come.
-
-    Every worker is killed, including one the pool started after we looked, and the pool
-    is shut down without waiting. Then the parent closes its end of the result pipe: a
-    worker killed while sending a result leaves the pool's manager thread blocked on a
-    half-written message, and Python joins that thread at exit; with the pipe closed its
-    read fails and the thread ends."""
-    procs = getattr(pool, "_processes", None) or {}
-    for proc in list(procs.values()):
-        proc.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + patience
-    while time.monotonic() < deadline:
-        alive = [p for p in list(procs.values()) if p.is_alive()]
-        if not alive:
-            break
-        for proc in alive:
-            proc.kill()
-        time.sleep(0.05)
-    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
-    if writer is not None:
-        try:
-            writer.close()
-        except OSError:
-            pass
-
-
 class LocalBackend:
     """Chunks in this process (workers=1) or in a spawn-context process pool."""
 
@@ -400,9 +372,9 @@ class LocalBackend:
         stored ones are kept) instead of waiting for them."""
         if self.pool is not None:
             if kill:
-                _kill_pool(self.pool)
-            else:
-                self.pool.shutdown(wait=True, cancel_futures=True)
+                for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
+                    proc.terminate()
+            self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
     def __enter__(self):
