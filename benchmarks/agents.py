@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.timing import measure
+from tradewinds import cli_args
 
 RESULTS = Path(__file__).parent / "results"
 PAIRINGS = ("heuristic-random", "mcts:400-heuristic")
@@ -356,7 +357,7 @@ def main(argv=None) -> int:
     p.add_argument("--pairings", nargs="+", default=list(PAIRINGS),
                    help="agent-opponent pairs (default: %(default)s)")
     p.add_argument("--players", nargs="+", type=int, default=[2])
-    p.add_argument("--game", nargs="+", default=["hansa", "voyage"])
+    p.add_argument("--game", nargs="+", type=cli_args.game_name, default=["hansa", "voyage"])
     p.add_argument("--games", type=int, default=400, help="games per pairing and count")
     p.add_argument("--workers", type=int, default=None, help="worker processes "
                    "(default: all cores)")
@@ -365,7 +366,7 @@ def main(argv=None) -> int:
                        "the heuristic, by kind of action")
     p.add_argument("--simulations", type=int, default=400)
     p.add_argument("--players", nargs="+", type=int, default=[2])
-    p.add_argument("--game", nargs="+", default=["hansa", "voyage"])
+    p.add_argument("--game", nargs="+", type=cli_args.game_name, default=["hansa", "voyage"])
     p.add_argument("--games", type=int, default=4, help="heuristic self-play games per "
                    "game and player count")
     for q in sub.choices.values():
