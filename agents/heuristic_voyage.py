@@ -938,4 +938,8 @@ def heuristic_action(aux, s, mask, key):
 
 bind_heuristic(VoyageAux, heuristic_action)
 
+# the search's judgement of Voyage positions binds itself (agents.policies.bind_values); it
+# builds on the helpers above, so it is imported once they exist
+from agents import value_voyage  # noqa: E402, F401
+
 jitcache.refresh(globals())

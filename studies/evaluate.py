@@ -12,8 +12,9 @@ intervals, every member's fingerprint, the line-ups, seeds and game counts, the 
 results, the command that made it and the versions it ran under.
 
 Every member has a *fingerprint*: the sha256 of what decides how it plays — the source
-files of its agent (and, for the heuristic and IS-MCTS, the game's heuristic module and
-the policy bindings), the checkpoint file for ``ppo``. The ladder's *version*
+files of its agent (and, for the heuristic and IS-MCTS, the game's heuristic module, the
+policy bindings and the game's fitted leaf judgement where it has one), the checkpoint
+file for ``ppo``. The ladder's *version*
 (``<game>-<n>p-<10 hex digits>``) is a hash of the game, player count, game options,
 member names with their fingerprints, anchor, prior and the fit's seeds and game counts:
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
@@ -105,7 +106,8 @@ def member_files(name: str, game: str) -> list[Path]:
     if src:
         files.append(Path(src))
     if base in ("heuristic", "noisy", "mcts"):
-        files += [here / "heuristic.py", here / f"heuristic_{game}.py", here / "policies.py"]
+        files += [here / "heuristic.py", here / f"heuristic_{game}.py", here / "policies.py",
+                  here / f"value_{game}.py", here / f"value_{game}_fit.py"]  # if it has them
     if base == "ppo":
         from agents.ppo import shipped
 
