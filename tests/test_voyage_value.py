@@ -108,3 +108,17 @@ def test_scores_are_the_features_weighed():
         expected = features(s, p) @ value_voyage.WEIGHTS[3] * value_voyage.VP_PER_LOGIT
         assert out[p] == pytest.approx(expected)
     assert out[3] == 0
+
+
+def test_fit_command_writes_an_importable_module(tmp_path):
+    """`python -m training.fit_voyage_value` writes the weights as a module of data."""
+    out = tmp_path / "fit.py"
+    assert fit.main(["--games", "30", "--test-games", "10", "--players", "2", "--every",
+                     "13", "--out", str(out)]) == 0
+    space: dict = {}
+    exec(out.read_text(), space)
+    written = space["FIT"]
+    assert tuple(written["features"]) == value_voyage.FEATURES
+    assert set(written["weights"]) == {2} and len(written["weights"][2]) == value_voyage.NW
+    assert written["fit"][2]["test_positions"] > 0
+    assert "--games 30" in written["command"]
