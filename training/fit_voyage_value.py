@@ -13,7 +13,6 @@ made it and the held-out log losses).
 
 from __future__ import annotations
 
-import argparse
 import pprint
 import sys
 import time
@@ -25,6 +24,7 @@ from numba import njit
 from agents import policies, value_voyage
 from agents.heuristic_voyage import aux_routes
 from tradewinds import jit, registry
+from tradewinds.cli_args import ArgumentParser, int_at_least
 
 OUT = Path(value_voyage.__file__).parent / "value_voyage_fit.py"
 RIDGE = 1e-3
@@ -34,13 +34,15 @@ RIDGE = 1e-3
 def _record_game(aux, s, key, every, num_actions, feats, shares):
     """Play `s` to the end with the heuristic in every seat, writing every seat's features
     at every `every`-th decision into feats[row, seat]; returns the rows written (the
-    win shares, known at the end, go to shares[:rows])."""
+    win shares, known at the end, go to shares[:rows]), or -1 when `feats` is too short."""
     mask = np.zeros(num_actions, dtype=np.int8)
     n = s[0]
     rows, steps = 0, 0
     f = np.empty(value_voyage.NW, dtype=np.float64)
     while not jit.is_terminal(aux, s):
-        if steps % every == 0 and rows < feats.shape[0]:
+        if steps % every == 0:
+            if rows == feats.shape[0]:
+                return -1
             for p in range(n):
                 value_voyage.features(s, aux.m, aux_routes(aux), p, f)
                 feats[rows, p, :] = f
@@ -61,12 +63,16 @@ def record(num_players: int, seeds, every: int) -> tuple[np.ndarray, np.ndarray,
     """Features (rows, n, NW), win shares (rows, n) and game index per row."""
     game = registry.game("voyage")
     X, Y, G = [], [], []
-    feats = np.zeros((400, num_players, value_voyage.NW), dtype=np.float64)
-    shares = np.zeros((400, 4), dtype=np.float64)
+    size = 400
     for i, seed in enumerate(seeds):
-        s = game.new_state(num_players, seed=int(seed))
-        key = np.array([int(seed) & 0x7FFFFFFF, 12345], dtype=np.int32)
-        rows = _record_game(game.aux, s, key, every, game.num_actions, feats, shares)
+        rows = -1
+        while rows < 0:                         # a longer game: replay it with more room
+            feats = np.zeros((size, num_players, value_voyage.NW), dtype=np.float64)
+            shares = np.zeros((size, 4), dtype=np.float64)
+            s = game.new_state(num_players, seed=int(seed))
+            key = np.array([int(seed) & 0x7FFFFFFF, 12345], dtype=np.int32)
+            rows = _record_game(game.aux, s, key, every, game.num_actions, feats, shares)
+            size = size if rows >= 0 else 2 * size
         X.append(feats[:rows].copy())
         Y.append(shares[:rows, :num_players].copy())
         G.append(np.full(rows, i))
@@ -111,15 +117,20 @@ def _objective(X, Y, w) -> float:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=3000, help="fit games per player count")
-    ap.add_argument("--test-games", type=int, default=1000, help="held-out games per count")
-    ap.add_argument("--every", type=int, default=7, help="record every k-th decision")
-    ap.add_argument("--seed", type=int, default=10**9, help="first seed (apart from studies)")
-    ap.add_argument("--players", default="2,3,4")
+    ap = ArgumentParser(prog="python -m training.fit_voyage_value",
+                        description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int_at_least(1), default=3000,
+                    help="fit games per player count")
+    ap.add_argument("--test-games", type=int_at_least(1), default=1000,
+                    help="held-out games per count")
+    ap.add_argument("--every", type=int_at_least(1), default=7,
+                    help="record every k-th decision")
+    ap.add_argument("--seed", type=int_at_least(0), default=10**9,
+                    help="first seed (apart from the studies' seeds)")
+    ap.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
-    counts = [int(x) for x in args.players.split(",")]
+    counts = args.players
     weights, record_ = {}, {}
     base = value_voyage.default_weights()
     for n in counts:
