@@ -121,8 +121,9 @@ def default_params() -> np.ndarray:
 plan_weights = RT.plan_weights
 
 
-_PARAMS = np.array(DEFAULT_PARAMS, dtype=np.float64)
-_WEIGHTS = RT.plan_weights()
+# what the shipped heuristic plays with (the fitted judgement plans routes with them too)
+PARAMS = np.array(DEFAULT_PARAMS, dtype=np.float64)
+PLAN_WEIGHTS = RT.plan_weights()
 
 NG, NK, NT = K.NG, K.NK, K.NT
 PEPPER = R.PEPPER
@@ -174,7 +175,7 @@ def _row(m, wt, dist, via, valid, k):
 
 
 @njit(cache=True, inline="always")
-def _dists_from(m, wt, dist, via, valid, x, dx):
+def dists_from(m, wt, dist, via, valid, x, dx):
     """dx[k] = cost from hex x to target row k (ports, then Lisbon)."""
     rows = m[K.M_P] + 1
     full = True
@@ -202,7 +203,7 @@ def _tiles_left(s):
 
 
 @njit(cache=True, inline="always")
-def _loadable(s, p, g):
+def can_load(s, p, g):
     return (s[K.CUBES + p * NG + g] == 0 and K.ship_works(s, p, g // 2)
             and s[K.STOCK + g] > 0)
 
@@ -284,9 +285,9 @@ def _port_values(s, m, p, prm, denial, worth):
     upgrade = (s[K.UPGRADED + p] == 0 and _non_pepper_cubes(s, p) < 3 and _tiles_left(s) > 1
                and s[K.DICE] == 0)
     bonus = prm[P_UPGRADE_BONUS]
-    loadable = 0                                # bit g: p can load good g (`_loadable`)
+    loadable = 0                                # bit g: p can load good g (`can_load`)
     for g in range(NG):
-        if _loadable(s, p, g):
+        if can_load(s, p, g):
             loadable |= 1 << g
     P = m[K.M_P]
     target = np.zeros(P, dtype=np.bool_)        # p's target cards
@@ -340,7 +341,7 @@ def _risk_level(s, p, prm):
 
 
 @njit(cache=True, inline="always")
-def _ctx(s, m, wts, routes, p, prm):
+def route_context(s, m, wts, routes, p, prm):
     """Seat p's route weights and tables at its current risk level (the dice row in the
     dice variant)."""
     lv = _risk_level(s, p, prm) if s[K.DICE] == 0 else DICE_LEVEL
@@ -352,7 +353,7 @@ def _ctx(s, m, wts, routes, p, prm):
 
 
 @njit(cache=True, inline="always")
-def _pepper_port(s, m, wt, dist, via, valid, dx):
+def pepper_port(s, m, wt, dist, via, valid, dx):
     """The pepper port to sail for (the one cheapest out and home when there are several);
     -1 when none can be reached."""
     P = m[K.M_P]
@@ -388,7 +389,7 @@ def _plan_with(s, m, wt, dist, via, valid, dx, p, prm, own_turn, worth):
     turn reuses them until its ship enters a port)."""
     x = s[K.SHIP + p]
     P = m[K.M_P]
-    _dists_from(m, wt, dist, via, valid, x, dx)
+    dists_from(m, wt, dist, via, valid, x, dx)
     cargo = _cargo_value(s, p)
     if _end_round(s):
         # the last round: only what this turn can still score
@@ -406,8 +407,8 @@ def _plan_with(s, m, wt, dist, via, valid, dx, p, prm, own_turn, worth):
     if s[K.CUBES + p * NG + PEPPER] == 1:
         G = P                                   # the tile (V41)
     else:
-        if _loadable(s, p, PEPPER):
-            G = _pepper_port(s, m, wt, dist, via, valid, dx)
+        if can_load(s, p, PEPPER):
+            G = pepper_port(s, m, wt, dist, via, valid, dx)
         if G < 0 and (cargo > 0 or _any_wreck(s, p)):
             G = P                               # sell, or repair (V44, V46)
     inherent = G >= 0
@@ -520,7 +521,7 @@ def _move(s, m, wts, routes, mask, prm):
     P = m[K.M_P]
     L = m[K.M_LISBON]
     avail = K.available(s, p)
-    wt, dist, via, valid = _ctx(s, m, wts, routes, p, prm)
+    wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
     dx = np.empty(P + 1, dtype=np.int32)
     k = _plan(s, m, wt, dist, via, valid, dx, p, prm, True)
     if x == L and mask[A.DOCK] and _should_dock(s, m, wt, dist, via, valid, dx, p, k, avail):
@@ -583,7 +584,7 @@ def _play(s, m, wts, routes, mask, prm):
     p = s[K.DECIDER]
     x = s[K.SHIP + p]
     P = m[K.M_P]
-    wt, dist, via, valid = _ctx(s, m, wts, routes, p, prm)
+    wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
     dx = np.empty(P + 1, dtype=np.int32)
     k = _plan(s, m, wt, dist, via, valid, dx, p, prm, True)
     if k < 0:
@@ -600,7 +601,7 @@ def _react(s, m, wts, routes, mask, prm):
     p = s[K.DECIDER]
     x = s[K.SHIP + p]
     P = m[K.M_P]
-    wt, dist, via, valid = _ctx(s, m, wts, routes, p, prm)
+    wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
     dx = np.empty(P + 1, dtype=np.int32)
     k = _plan(s, m, wt, dist, via, valid, dx, p, prm, False)
     if k < 0:
@@ -740,14 +741,14 @@ def _foresee_turn(s, t, m, wts, routes, p, prm, denial, ports, costs, vals):
     # The ports' values read only what entering a port can change (discoveries, cubes,
     # stock), the risk level (so the tables) only the cubes: they are worked out again when
     # the turn changed those, not at every step.
-    wt, dist, via, valid = _ctx(t, m, wts, routes, p, prm)
+    wt, dist, via, valid = route_context(t, m, wts, routes, p, prm)
     worth = np.empty(P, dtype=np.float64)
     _port_values(t, m, p, prm, denial, worth)
     found = loaded = False
     for _ in range(MAX_STEPS):
         x = t[K.SHIP + p]
         if loaded:
-            wt, dist, via, valid = _ctx(t, m, wts, routes, p, prm)
+            wt, dist, via, valid = route_context(t, m, wts, routes, p, prm)
         if found or loaded:
             _port_values(t, m, p, prm, denial, worth)
             found = loaded = False
@@ -779,7 +780,7 @@ def _foresee_turn(s, t, m, wts, routes, p, prm, denial, ports, costs, vals):
                 t[K.DISCOVERED + port] = p
                 found = True
             g = K.portf(m, port, K.P_GOOD)
-            if g >= 0 and _loadable(t, p, g):
+            if g >= 0 and can_load(t, p, g):
                 t[K.CUBES + p * NG + g] = 1
                 t[K.STOCK + g] -= 1
                 loaded = True
@@ -933,7 +934,7 @@ def decide(s, m, wts, routes, mask, key, prm):
 def heuristic_action(aux, s, mask, key):
     # writable copies of the constants: one compiled specialisation of the strategy serves
     # this entry point and callers passing their own weights and parameters
-    return decide(s, aux.m, _WEIGHTS.copy(), aux_routes(aux), mask, key, _PARAMS.copy())
+    return decide(s, aux.m, PLAN_WEIGHTS.copy(), aux_routes(aux), mask, key, PARAMS.copy())
 
 
 bind_heuristic(VoyageAux, heuristic_action)

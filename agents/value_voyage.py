@@ -16,6 +16,11 @@ fitted one at 2 players (and the lead over the best other seat at 3-4).
 
 Every feature reads only what the seat whose state it is given may see when that state is
 a determinization (the search's leaves are): other seats' target cards there are sampled.
+
+Near the end (at most `ENDGAME_TILES` monastery tiles left) the position is not guessed at
+but played out: the heuristic for every seat to the end, the winner `DECIDED` VP ahead.
+The features there miss what decides the game, above all whether taking a tile ends it
+with the seat behind (V49), and the rest of the game is short enough to play.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ from voyage_env import rules as R
 from voyage_env.bindings import VoyageAux
 
 VP_PER_LOGIT = 5.0     # = agents.ismcts.DEFAULTS["voyage"]["scale"] (tested)
+ENDGAME_TILES = 2      # at most this many tiles left: the position is played out
+DECIDED = 1000.0       # the playout's winner, in VP above the rest (a sure win)
+ROUTE_CAP = 80         # route costs in the features are capped at this many discs
 
 # Per-seat features; each enters the score twice: as is, and times the game's progress
 # (the share of monastery tiles taken), so a feature may count more as the end nears.
@@ -50,7 +58,7 @@ FEATURES = (
     "docked",             # in the Lisbon port for the rest of the round (V47)
 )
 # (*) in discs as the heuristic plans routes (agents.heuristic_voyage: free current steps,
-# pirates, penalties for red and blue spaces at the seat's risk level), at most 80.
+# pirates, penalties for red and blue spaces at the seat's risk level), at most ROUTE_CAP.
 # The weights are fitted on the standard game; the variants (simple deck, Black Ship, dice
 # movement) use them as they are.
 NF = len(FEATURES)
@@ -92,11 +100,11 @@ def features(s, m, routes, p, out):
     K.scores(s, m, vp)
     out[0] = vp[p]
     out[1] = s[K.TILES + p]
-    prm = HV._PARAMS
-    wt, dist, via, valid = HV._ctx(s, m, HV._WEIGHTS, routes, p, prm)
+    prm = HV.PARAMS
+    wt, dist, via, valid = HV.route_context(s, m, HV.PLAN_WEIGHTS, routes, p, prm)
     dx = np.empty(m[K.M_P] + 1, dtype=np.int32)
-    HV._dists_from(m, wt, dist, via, valid, s[K.SHIP + p], dx)
-    home = min(dx[m[K.M_P]], 80 * HV.DISC) / HV.DISC
+    HV.dists_from(m, wt, dist, via, valid, s[K.SHIP + p], dx)
+    home = min(dx[m[K.M_P]], ROUTE_CAP * HV.DISC) / HV.DISC
     pepper = s[K.CUBES + p * K.NG + R.PEPPER] == 1
     cargo = 0.0
     for g in range(K.NG):
@@ -106,10 +114,10 @@ def features(s, m, routes, p, out):
     out[3] = home if pepper else 0.0
     out[4] = cargo
     out[5] = home if cargo > 0 else 0.0
-    if not pepper and HV._loadable(s, p, R.PEPPER):
-        port = HV._pepper_port(s, m, wt, dist, via, valid, dx)
+    if not pepper and HV.can_load(s, p, R.PEPPER):
+        port = HV.pepper_port(s, m, wt, dist, via, valid, dx)
         if port >= 0:
-            out[6] = min(dx[port], 80 * HV.DISC) / HV.DISC
+            out[6] = min(dx[port], ROUTE_CAP * HV.DISC) / HV.DISC
     out[7] = s[K.UPGRADED + p]
     for k in range(K.NUM_SHIPS):
         out[8] += s[K.WRECKED + p * K.NUM_SHIPS + k]
@@ -138,10 +146,29 @@ def scores_of(s, m, routes, w, out):
 
 
 @njit(cache=True)
+def played_out(aux, s, out):
+    """out[p] = DECIDED x seat p's share of the win when every seat plays the heuristic from
+    `s` (a determinization: every seat may read it all) to the end of the game. The key is
+    fixed: the Voyage heuristic draws from it only when its own choice is not legal."""
+    t = s.copy()
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
+    key = np.zeros(2, dtype=np.int32)
+    while not K.is_terminal(t):
+        K.step(t, aux.m, HV.heuristic_action(aux, t, mask, key))
+    K.returns(t, aux.m, out)
+    for p in range(out.shape[0]):
+        out[p] *= DECIDED
+
+
+@njit(cache=True)
 def position_values(aux, s, out):
-    """The judgement bound for the search: fitted scores in VP-like units (module notes)."""
+    """The judgement bound for the search: fitted scores in VP-like units (module notes);
+    a position in the endgame is played out instead (`ENDGAME_TILES`)."""
     for p in range(out.shape[0]):
         out[p] = 0.0
+    if s[K.TILES_TOTAL] - s[K.TILES_TAKEN] <= ENDGAME_TILES:
+        played_out(aux, s, out)
+        return
     scores_of(s, aux.m, HV.aux_routes(aux), WEIGHTS[s[K.NP]], out)
     for p in range(s[K.NP]):
         out[p] *= VP_PER_LOGIT

@@ -122,3 +122,45 @@ def test_fit_command_writes_an_importable_module(tmp_path):
     assert set(written["weights"]) == {2} and len(written["weights"][2]) == value_voyage.NW
     assert written["fit"][2]["test_positions"] > 0
     assert "--games 30" in written["command"]
+
+
+def heuristic_returns(s):
+    """Every seat plays the heuristic on the full state to the end; the win shares."""
+    from agents.heuristic_voyage import heuristic_action
+
+    t, mask, key = s.copy(), np.zeros(GAME.num_actions, dtype=np.int8), np.zeros(2, np.int32)
+    while not GAME.is_terminal(t):
+        GAME.step(t, int(heuristic_action(GAME.aux, t, mask, key)))
+    return GAME.returns(t)
+
+
+def test_an_endgame_position_is_played_out():
+    """With at most ENDGAME_TILES monastery tiles left the judgement is the outcome of the
+    heuristic's playout (the winner DECIDED VP ahead); with more left it is the fit's."""
+    left = value_voyage.ENDGAME_TILES
+    taken = [1, 2, 3][:3 - left]
+    s = scenario.build(2, ships={0: 25}, cubes={0: ["pepper"]}, tiles={1: taken},
+                       vp={0: 5, 1: 10 * len(taken)})
+    assert StateView(s).tiles_total - len(taken) == left
+    out = np.zeros(4)
+    value_voyage.position_values(GAME.aux, s, out)
+    np.testing.assert_allclose(out[:2], value_voyage.DECIDED * np.asarray(heuristic_returns(s)))
+    assert sorted(out[:2]) == [0, value_voyage.DECIDED]     # one winner, decided
+    earlier = scenario.build(2, ships={0: 25}, cubes={0: ["pepper"]}, tiles={1: taken[1:]},
+                             vp={0: 5, 1: 10 * len(taken[1:])})
+    value_voyage.position_values(GAME.aux, earlier, out)
+    assert out[0] == pytest.approx(features(earlier, 0) @ value_voyage.WEIGHTS[2] * 5.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_search_does_not_take_the_tile_that_ends_a_lost_game(seed):
+    """V41, V49: seat 0 docks with pepper while seat 1 holds tiles 1 and 2, 35 VP to 24.
+    Taking the last tile (+10) ends the game this round with seat 0 behind; selling the
+    pepper (+5) keeps it going. The fitted features alone judged the tile a gain (the
+    search took it, 0 wins in its playouts); judged by playouts, it sells."""
+    s = scenario.build(2, round=10, phase="monastery", active=0,
+                       ships={0: "Lisbon", 1: "Lisbon"}, cubes={0: ["pepper"]},
+                       tiles={1: [1, 2]}, vp={0: 24, 1: 35})
+    options = {k: v for k, v in ismcts.DEFAULTS["voyage"].items()}
+    a, _ = ismcts.search(GAME, s, 0, np.array([seed, 77], dtype=np.int32), 400, **options)
+    assert GAME.action_name(a) == "monastery:sell"
