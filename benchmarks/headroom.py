@@ -114,6 +114,8 @@ def markdown(result: dict) -> str:
     for kind, k in result["by_kind"].items():
         lines.append(f"| {kind} | {k['positions']} | {k['mean_gain']:+.3f} | "
                      f"{k['max_gain']:+.3f} | {k['significant']} |")
+    if not result["by_kind"]:
+        lines.append("\n(no decision of the kinds asked for, with a choice, in these games)")
     return "\n".join(lines)
 
 
@@ -130,6 +132,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(RESULTS / "headroom.json"))
     args = parser.parse_args(argv)
+    from tradewinds import registry
+
+    try:
+        registry.game(args.game).check_players(args.players)
+    except ValueError as e:
+        parser.error(f"argument --players: {e}")
     t0 = time.perf_counter()
     result = headroom(args.game, args.players, args.games, args.samples, set(args.kinds),
                       args.seed)
