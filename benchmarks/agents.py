@@ -10,9 +10,10 @@ hearts with random rollouts (``RandomRolloutEvaluator(1)``, 400 simulations, pla
 ``evaluate_bots`` in a child process, so a crash of the peer is recorded instead of ending
 the run); the heuristic's decisions/s for both games.
 
-*Strength*: pairings (``a-b``) played through the arena into SQLite (resumable) with the
-line-up rotated over the seats; with more seats than agents the first agent of a pair
-takes one seat and the second the rest (``a`` against a table of ``b``). Win rates count
+*Strength*: pairings (``a-b``) played through the arena into SQLite (resumable, one
+progress bar for a pairing and its control) with the line-up rotated over the seats; with
+more seats than agents the first agent of a pair takes one seat and the second the rest
+(``a`` against a table of ``b``). Win rates count
 shared wins fractionally, with Wilson 95% intervals. Beside each, the *control*: the
 same seeds and seats played by ``b`` alone, i.e. ``a``'s share had it played as ``b``, and
 ``a``'s edge over it with a paired 95% interval. Results go to
@@ -182,20 +183,16 @@ def lineups(a: str, b: str, n: int) -> list:
     return [a] + [b] * (n - 1)
 
 
-def _played(game_name, n, lineup, seating, games, db, workers, base_seed) -> tuple:
-    """The study of `lineup` and its first `games` rows, played into `db` as needed."""
+def _studies(game_name, n, a, b, base_seed) -> tuple:
+    """The study of `a` against `b` with the line-up rotated over the seats, and its control:
+    the same seeds with `b` in every seat, seats fixed."""
     from studies import arena
-    from tradewinds.store import Store
 
-    study = arena.Study.create(game_name, n, lineup, seating=seating, base_seed=base_seed,
-                               fast=False)
-    with Store(db) as store:
-        backend = arena.make_backend("local", workers)
-        try:
-            result = arena.run(study, store, games, backend=backend)
-        finally:
-            backend.close()
-        return study, store.games(result.run_id, below=games)
+    def study(lineup, seating):
+        return arena.Study.create(game_name, n, lineup, seating=seating, base_seed=base_seed,
+                                  fast=False)
+
+    return study(lineups(a, b, n), "rotate"), study([b] * n, "fixed")
 
 
 def _credit(row, seat) -> float:
@@ -203,18 +200,22 @@ def _credit(row, seat) -> float:
     return 1 / len(row["winners"]) if seat in row["winners"] else 0.0
 
 
-def strength_row(game_name, pairing, n, games, db, workers, base_seed=0) -> dict:
+def strength_row(game_name, pairing, n, games, db, workers, base_seed=0, *,
+                 progress=False, chunk_size=None) -> dict:
     """Agent a against b in `game_name` with n players: a's win share, Wilson 95%; and the
     *control*: the same seeds and seat generators with b in a's seat too, a's edge over it
     with a paired t interval (`tradewinds.stats.paired_difference`). The control is the
     share a would have had by playing exactly as b, so it takes out the luck of the seeds
     and seats, which is large at 3-4 players."""
+    from studies.match import play_studies
     from tradewinds import stats
 
     a, b = pairing.split("-")
-    study, rows = _played(game_name, n, lineups(a, b, n), "rotate", games, db, workers,
-                          base_seed)
-    _, control = _played(game_name, n, [b] * n, "fixed", games, db, workers, base_seed)
+    study, control_study = _studies(game_name, n, a, b, base_seed)
+    played = play_studies([study, control_study], [games, games], db,
+                          label=f"{game_name} {n}p {pairing} (and control)", console=None,
+                          progress=progress, workers=workers, chunk_size=chunk_size)
+    rows, control = played["rows"]
     mine = [sum(_credit(r, s) for s, name in enumerate(r["agents"]) if name == a)
             for r in rows]
     theirs = [_credit(r, study.seats(r["game_index"]).index(a)) for r in control]
@@ -251,7 +252,8 @@ def strength(args) -> dict:
         for n in args.players:
             for game_name in args.game:
                 out.append(strength_row(game_name, pairing, n, args.games, args.db,
-                                        args.workers))
+                                        args.workers, progress=not args.no_progress,
+                                        chunk_size=args.chunk_size))
                 print(json.dumps(out[-1]), flush=True)
     return {"rows": out}
 
@@ -362,6 +364,10 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=None, help="worker processes "
                    "(default: all cores)")
     p.add_argument("--db", default=str(RESULTS / "agents.sqlite"), help="SQLite store")
+    p.add_argument("--chunk-size", type=cli_args.int_at_least(1), default=None,
+                   help="games per work unit (default: the arena's; smaller loses less "
+                   "when a long run is stopped)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p = sub.add_parser("departures", help="how often IS-MCTS picks another action than "
                        "the heuristic, by kind of action")
     p.add_argument("--simulations", type=int, default=400)
