@@ -13,11 +13,10 @@ the run); the heuristic's decisions/s for both games.
 *Strength*: pairings (``a-b``) played through the arena into SQLite (resumable, one
 progress bar for a pairing and its control) with the line-up rotated over the seats; with
 more seats than agents the first agent of a pair takes one seat and the second the rest
-(``a`` against a table of ``b``). Win rates count
-shared wins fractionally, with Wilson 95% intervals. Beside each, the *control*: the
-same seeds and seats played by ``b`` alone, i.e. ``a``'s share had it played as ``b``, and
-``a``'s edge over it with a paired 95% interval. Results go to
-``benchmarks/results/agents_*.json`` and ``.md``.
+(``a`` against a table of ``b``). Win rates count shared wins fractionally, with Wilson
+95% intervals. Beside each, the *control*: the same seeds and seats played by ``b`` alone,
+i.e. ``a``'s share had it played as ``b``, and ``a``'s edge over it with a paired 95%
+interval. Results go to ``benchmarks/results/agents_*.json`` and ``.md``.
 
 *Departures*: along games the heuristic plays against itself, at every decision of seat 0
 with a choice, the search's action beside the heuristic's, counted by kind of action (the

@@ -161,6 +161,6 @@ def test_search_does_not_take_the_tile_that_ends_a_lost_game(seed):
     s = scenario.build(2, round=10, phase="monastery", active=0,
                        ships={0: "Lisbon", 1: "Lisbon"}, cubes={0: ["pepper"]},
                        tiles={1: [1, 2]}, vp={0: 24, 1: 35})
-    options = {k: v for k, v in ismcts.DEFAULTS["voyage"].items()}
-    a, _ = ismcts.search(GAME, s, 0, np.array([seed, 77], dtype=np.int32), 400, **options)
+    a, _ = ismcts.search(GAME, s, 0, np.array([seed, 77], dtype=np.int32), 400,
+                         **ismcts.DEFAULTS["voyage"])
     assert GAME.action_name(a) == "monastery:sell"
