@@ -357,15 +357,9 @@ class LocalBackend:
         f.set_result(play_chunk(study, list(indices), factories))
         return f
 
-    def wait(self, handles, poll: float = 0.5):
-        """The chunks done, waiting in short slices: Python runs a signal handler in the
-        main thread only, so if Ctrl-C's SIGINT lands on one of the pool's threads, a main
-        thread blocked until a slow chunk ends would not see it for minutes."""
-        while True:
-            done, _ = futures.wait(handles, timeout=poll,
-                                   return_when=futures.FIRST_COMPLETED)
-            if done:
-                return done
+    def wait(self, handles):
+        done, _ = futures.wait(handles, return_when=futures.FIRST_COMPLETED)
+        return done
 
     def result(self, handle):
         return handle.result()
