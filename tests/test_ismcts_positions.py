@@ -14,8 +14,11 @@ import pytest
 from agents import ismcts
 from hansa_env import GAME as HANSA
 from hansa_env import scenario as hansa_scenario
+from voyage_env import GAME as VOYAGE
+from voyage_env import scenario as voyage_scenario
 
 C2 = ["red", "orange", "yellow", "blue"]
+INTO_LISBON = 25          # a sea space whose current runs NE into Lisbon (a free step)
 
 
 def decide_turn(game, state, simulations, rollout, seed, **options):
@@ -55,3 +58,46 @@ def test_hansa_puct_with_position_values_sells_to_win(seed):
     names = decide_turn(HANSA, s, 200, ismcts.DEFAULTS["hansa"]["rollout"], seed, **options)
     assert any(n.startswith("sell:add:red") for n in names), names
     assert HANSA.is_terminal(s) and HANSA.winners(s) == [1], names
+
+
+def last_disc_home():
+    """V49: every monastery tile is taken, so the game ends with this round, and seat 0
+    moves last, 6 VP against 20, one disc left, three goods aboard, the free current into
+    Lisbon beside it. Any step that spends the disc, or stopping, ends the game lost; the
+    current home, docking and selling all three (V44, not the upgrade of V43) wins 21 to 20."""
+    return voyage_scenario.build(2, round=12, order=[1, 0], active=0, ships={0: INTO_LISBON},
+                                 spent={0: 8}, cubes={0: ["chili", "ivory", "cinnamon"]},
+                                 vp={0: 6, 1: 20}, tiles={1: [1, 2, 3]})
+
+
+def test_voyage_last_disc_position_has_one_winning_move():
+    """The position below is what it says: every first move but the current home loses."""
+    for a in np.flatnonzero(VOYAGE.legal_mask(last_disc_home())):
+        s = last_disc_home()
+        VOYAGE.step(s, a)
+        if VOYAGE.action_name(a) == "move:NE":
+            for name in ("dock", "upgrade:skip"):
+                VOYAGE.step(s, name)
+            assert VOYAGE.current_player(s) == 0 and list(VOYAGE.scores(s)) == [21, 20]
+        else:
+            assert VOYAGE.is_terminal(s) and VOYAGE.winners(s) == [1], VOYAGE.action_name(a)
+
+
+@pytest.mark.parametrize("settings", [{"rollout": "random", "simulations": 400},
+                                      {"rollout": "heuristic", "simulations": 200},
+                                      {**ismcts.DEFAULTS["voyage"], "simulations": 200}],
+                         ids=["random", "heuristic", "defaults"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_voyage_sails_the_current_home_to_win(settings, seed):
+    """A three-decision plan (the current, dock, sell everything) with random rollouts,
+    heuristic rollouts and the Voyage defaults (PUCT, fitted judgement, endgame played out).
+    With random rollouts 200 simulations are too few here: the one winning line of
+    rollouts is rare, so the seeds 2 and 5 found no win in 200 and stopped."""
+    options = dict(settings)
+    simulations, rollout = options.pop("simulations"), options.pop("rollout")
+    s = last_disc_home()
+    names = decide_turn(VOYAGE, s, simulations, rollout, seed, **options)
+    assert names[:3] == ["move:NE", "dock", "upgrade:skip"], names
+    while not VOYAGE.is_terminal(s):        # what is left: the wind cards (V45)
+        VOYAGE.step(s, np.flatnonzero(VOYAGE.legal_mask(s))[0])
+    assert VOYAGE.winners(s) == [0], names
