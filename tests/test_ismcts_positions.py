@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from voyage_helpers import INTO_LISBON
 
 from agents import ismcts
 from hansa_env import GAME as HANSA
@@ -18,7 +19,6 @@ from voyage_env import GAME as VOYAGE
 from voyage_env import scenario as voyage_scenario
 
 C2 = ["red", "orange", "yellow", "blue"]
-INTO_LISBON = 25          # a sea space whose current runs NE into Lisbon (a free step)
 
 
 def decide_turn(game, state, simulations, rollout, seed, **options):
@@ -71,7 +71,7 @@ def last_disc_home():
 
 
 def test_voyage_last_disc_position_has_one_winning_move():
-    """The position below is what it says: every first move but the current home loses."""
+    """`last_disc_home` is what it says: every first move but the current home loses."""
     for a in np.flatnonzero(VOYAGE.legal_mask(last_disc_home())):
         s = last_disc_home()
         VOYAGE.step(s, a)
@@ -92,7 +92,8 @@ def test_voyage_sails_the_current_home_to_win(settings, seed):
     """A three-decision plan (the current, dock, sell everything) with random rollouts,
     heuristic rollouts and the Voyage defaults (PUCT, fitted judgement, endgame played out).
     With random rollouts 200 simulations are too few here: the one winning line of
-    rollouts is rare, so the seeds 2 and 5 found no win in 200 and stopped."""
+    rollouts is rare, so with seeds 2 and 5 no iteration through it won in 200 and the
+    search played a losing step."""
     options = dict(settings)
     simulations, rollout = options.pop("simulations"), options.pop("rollout")
     s = last_disc_home()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from voyage_helpers import COST_MAP, tiny_game
+from voyage_helpers import COST_MAP, INTO_LISBON, tiny_game
 
 from tradewinds.protocol import as_key
 from voyage_env import GAME, scenario
@@ -15,7 +15,6 @@ from voyage_env.state import BID, CARDS, GAME_OVER, MONASTERY, MOVE, PLAY, UPGRA
 
 MAP = GAME.board
 LISBON = int(MAP.lisbon)
-INTO_LISBON = 25          # a sea space whose current runs NE into Lisbon (free step)
 
 
 def blue_space():

@@ -32,6 +32,7 @@ from voyage_env.state import BID, MOVE, ORDER, StateView
 
 GOOD = {g: i for i, g in enumerate(GOODS)}
 KIND = {k: i for i, k in enumerate(R.CARD_KINDS)}
+INTO_LISBON = 25    # a sea space of the default board whose current runs NE into Lisbon (free)
 
 # ---------------------------------------------------------------- the RNG contract
 
