@@ -32,7 +32,7 @@ in chunks of games, with a rich progress bar; the chunks of every (game, kind) a
 interleaved, so a run stopped by `--minutes` (or Ctrl-C) has done the same share of each
 and reports the games it finished. The summary gives games and steps compared per game,
 kind and option set, and the wall time; the exit status is 1 when any game disagreed.
-`tests/test_soak.py` runs a sample in the default suite and the full counts as a slow
+`tests/benchmarks/test_soak.py` runs a sample in the default suite and the full counts as a slow
 test; benchmarks/results/soak.md has the last full run.
 """
 

@@ -19,7 +19,7 @@ file for ``ppo``. The ladder's *version*
 member names with their fingerprints, anchor, prior and the fit's seeds and game counts:
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
 members no longer match their fingerprints is *stale*: `evaluate` says so in its output
-(and tests/test_evaluate.py fails until it is refitted).
+(and tests/studies/test_evaluate.py fails until it is refitted).
 
 Fitting a ladder (``python -m studies.evaluate fit <game> --players N``): every line-up
 of the members (`studies.match.lineups`; with 2 players every pair), each an arena
@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studies import arena
+from studies import run_fields as rf
 from studies.match import (
     SEED_STRIDE,
     _jsonable,
@@ -60,6 +61,7 @@ from studies.match import (
     safe_stem,
 )
 from tradewinds import rating_fit
+from tradewinds.cli_args import int_at_least, option
 from tradewinds.stats import wilson_interval
 from tradewinds.store import canonical_json
 
@@ -405,18 +407,24 @@ def predicted_width(ladder: dict, elo: float, games: int, exclude: str | None = 
 class EvaluateConfig:
     """`tradewinds evaluate`: `agent` against every member of the ladder, `games` each."""
 
-    game: str
-    agent: str
-    players: int = 2
-    games: int = 100                 # per ladder opponent
-    base_seed: int = 0
-    ladder: str | Path | None = None  # a ladder file; default the shipped one
-    db: str | Path = DEFAULT_DB
-    out: str | Path | None = None     # default: the db's directory
-    name: str | None = None
-    workers: int | None = None
-    chunk_size: int | None = None
-    progress: bool = True
+    game: str = rf.game()
+    agent: str = option(metavar="NAME", help="the agent to rate: a registered name "
+                        "(heuristic, mcts:200, ppo), ppo:<path to model.zip>, or "
+                        "module:attribute naming a factory (called as factory(game=...), "
+                        "returns an object with act())")
+    players: int = option(2, type=int, help="player count (a ladder file must exist for it)")
+    games: int = option(100, type=int_at_least(1), help="games against each ladder opponent; "
+                        "the interval narrows as 1/sqrt(games)")
+    base_seed: int = rf.base_seed("base seed: against ladder member j, game i uses seed + "
+                                  "j * 10**9 + i")
+    ladder: str | Path | None = option(None, metavar="PATH", help="a ladder file",
+                                       show="the shipped one for the game and players")
+    db: str | Path = rf.db(DEFAULT_DB)
+    out: str | Path | None = rf.out("JSON and markdown")
+    name: str | None = rf.name("evaluate_<game>_<agent>_<players>p")
+    workers: int | None = rf.workers("worker processes")
+    chunk_size: int | None = rf.chunk_size()
+    progress: bool = rf.progress()
     write_files: bool = True
     command: str | None = None
 

@@ -29,7 +29,7 @@ A game is two things to the rest of the project:
 | ``init_batch``, ``step_batch``, ... (`BatchKernels`) | ``batch`` | over ``[B, STATE_SIZE]`` |
 | (``aux`` bound by ``tradewinds.jit.bind``) | ``jit`` | the njit protocol (tradewinds/jit.py) |
 
-docs/adding_a_game.md walks through all of it on a tiny third game (tests/pebbles_env/).
+docs/adding_a_game.md walks through all of it on a tiny third game (tests/helpers/pebbles_env/).
 
 Two layers, by where a state comes from:
 - the `Game` methods take states from anywhere. Each checks its state first with the

@@ -4,7 +4,7 @@ A game is registered by name with the dotted name of its module, imported on fir
 The module holds ``GAME`` (its `tradewinds.Game`), ``env(**kwargs)`` and
 ``raw_env(**kwargs)`` (`tradewinds.aec`). Hansa and Voyage are registered below; a game
 from elsewhere registers itself the same way (`register`, or `registered` for a block of
-code, as the tests do with their tiny game, tests/pebbles_env/). docs/adding_a_game.md.
+code, as the tests do with their tiny game, tests/helpers/pebbles_env/). docs/adding_a_game.md.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ for Hansa):
   ``index`` is the entry within an array field (`rule_codes`). Tens of nanoseconds.
 - ``check_play``: `check` and what a whole played-out game needs to end (counts).
 
-Every kernel step keeps both passing (tests/test_crash_fuzz.py plays on from corrupted
+Every kernel step keeps both passing (tests/core/test_crash_fuzz.py plays on from corrupted
 states that pass). `entry_points` makes the game's kernel calls guarded by the check,
 which `tradewinds.protocol.StateChecks` calls from `tradewinds.Game` (turning a code into a
 ValueError): `legal_mask`, `step` (0, the kernel's action codes, or a state code >= 1000),

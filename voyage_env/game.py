@@ -136,7 +136,7 @@ def _validator(voyage_map, get_game):
         """Raise ValueError naming the first thing wrong with a state vector.
 
         Everything the reference's loader rejects (`reference.VoyageGame.from_state`) is
-        rejected here too (tests/test_state_checks.py mutates states field by field and
+        rejected here too (tests/core/test_state_checks.py mutates states field by field and
         asks both), after the kernels' structural check (`voyage_env.checks`)."""
         if (not isinstance(state, np.ndarray) or state.dtype != np.int32
                 or state.shape != (STATE_SIZE,) or not state.flags.c_contiguous):

@@ -1,0 +1,37 @@
+"""Fixtures several test folders share.
+
+The suite is a package (`tests/__init__.py` and one in each folder), so pytest puts the
+repository's root on `sys.path` and names test modules by their folder
+(`tests.hansa.test_hansa_env`): two files of the same name in two folders do not collide,
+and the helpers are imported as `tests.helpers.<module>`. The test games are imported
+inside the fixtures, so a run that needs neither does not build them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def pebbles():
+    """The tiny test game Pebbles, registered for one test (other tests see the registry
+    as a user does)."""
+    from tests.helpers import pebbles_env
+
+    with pebbles_env.registered():
+        yield pebbles_env.GAME
+
+
+@pytest.fixture
+def race():
+    """The rigged race game and its advance/wait agents, registered for one test."""
+    import agents
+    from tests.helpers import race_game
+    from tradewinds import registry
+
+    with registry.registered("race", race_game.__name__):
+        agents.register("advance", race_game.Advance, replace=True)
+        agents.register("wait", race_game.Wait, replace=True)
+        yield
+        agents.unregister("advance")
+        agents.unregister("wait")

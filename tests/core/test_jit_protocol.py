@@ -1,0 +1,148 @@
+"""The njit kernel protocol (tradewinds/jit.py) and the cross-module cache guard.
+
+tests/helpers/count_game.py binds a tiny counting game, so the generic functions are shown to
+work on a game the library has never seen: count up from 0; each decision adds 1 or 2;
+whoever reaches 10 or more wins; its only hidden part is the generator.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+
+from tests.helpers import ROOT
+from tradewinds import jit, jitcache
+
+COUNT_GAME = ROOT / "tests" / "helpers" / "count_game.py"
+
+
+def test_generic_functions_run_a_newly_bound_game(tmp_path):
+    """tests/helpers/count_game.py binds a game the library has never seen and checks the generic
+    playout and determinize on it (in a child with a private numba cache)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, str(COUNT_GAME)], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "count game ok" in proc.stdout
+
+
+def test_an_unloadable_cache_index_is_dropped_not_fatal(tmp_path, monkeypatch):
+    """An index entry whose aux class cannot be imported (a game from a script) is flushed
+    by jitcache instead of failing every later call."""
+    (tmp_path / "cached_mod2.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(jitcache, "fingerprint", lambda: "same")
+    mod = importlib.import_module("cached_mod2")
+    assert mod.f(1) == 2
+    index = mod.f._cache._cache_file
+    monkeypatch.setattr(type(index), "_load_index",
+                        lambda self: (_ for _ in ()).throw(ModuleNotFoundError("gone")))
+    flushed = []
+    monkeypatch.setattr(type(mod.f._cache), "flush", lambda self: flushed.append(self))
+    jitcache.refresh(vars(mod))
+    assert flushed == [mod.f._cache]
+    sys.modules.pop("cached_mod2")
+
+
+def test_bind_names_what_is_missing_or_unknown():
+    class Other(NamedTuple):
+        x: np.ndarray
+
+    with pytest.raises(ValueError, match=r"missing \['determinize'.*unknown \['stepp'\]"):
+        jit.bind(Other, stepp=None, **{k: None for k in jit.PROTOCOL
+                                      if k not in ("determinize", "step", "init")},
+                 step=None, init=None)
+    assert Other not in jit.bound_games()
+
+
+def test_both_games_are_bound():
+    import hansa_env.bindings as hb
+    import voyage_env.bindings as vb
+
+    assert {hb.HansaAux, vb.VoyageAux} <= set(jit.bound_games())
+
+
+MODULE = '''
+from numba import njit
+from tradewinds import jitcache
+
+@njit(cache=True)
+def f(x):
+    return x + 1
+
+jitcache.refresh(globals())
+'''
+
+
+def test_cache_is_dropped_when_a_numba_source_changes(tmp_path, monkeypatch):
+    """A changed fingerprint flushes the module's cache index; an unchanged one keeps it."""
+    (tmp_path / "cached_mod.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(jitcache, "fingerprint", lambda: "first")
+    mod = importlib.import_module("cached_mod")
+    assert mod.f(1) == 2
+    stamp = Path(mod.f._cache._cache_path) / "cached_mod.deps"   # beside numba's cache
+    assert stamp.read_text() == "first"
+    assert mod.f._cache._cache_file._load_index()          # the compiled f is indexed
+
+    sys.modules.pop("cached_mod")
+    mod = importlib.import_module("cached_mod")            # same fingerprint: kept
+    assert mod.f._cache._cache_file._load_index()
+
+    sys.modules.pop("cached_mod")
+    monkeypatch.setattr(jitcache, "fingerprint", lambda: "second")
+    mod = importlib.import_module("cached_mod")            # changed: flushed
+    assert stamp.read_text() == "second"
+    assert not mod.f._cache._cache_file._load_index()
+    assert mod.f(2) == 3
+    sys.modules.pop("cached_mod")
+
+
+def test_cache_stamp_covers_the_modules_kernels_compile_in():
+    """State layouts and constants are compiled into the kernels as literals, so the
+    stamp that flushes stale caches must cover them, not only files with numba code
+    (a changed offset with a stale cache crashed the Voyage heuristic)."""
+    modules = jitcache._project_modules()
+    needed = jitcache.numba_dependencies(modules)
+    for name in ("hansa_env.state", "voyage_env.state", "voyage_env.rules", "hansa_env.board",
+                 "hansa_env.kernel", "agents.ismcts", "tradewinds.rng"):
+        assert name in needed, name
+    assert "tradewinds.cli_args" not in needed and "studies.fpa" not in needed
+    text = "from voyage_env import state as S, rules\nimport hansa_env.board\n"
+    assert jitcache._imported(text, modules) == {"voyage_env", "voyage_env.state",
+                                                 "voyage_env.rules", "hansa_env.board"}
+
+
+def test_numba_code_is_what_numba_compiles_not_the_word():
+    """A module holds numba code when it decorates or compiles with numba or binds a game's
+    kernels; a docstring that speaks of njit functions (tradewinds/protocol.py) does not
+    make it one (it is still in the stamp when numba code imports it)."""
+    modules = jitcache._project_modules()
+    holds = {n for n, p in modules.items() if jitcache.holds_numba_code(p.read_text())}
+    for name in ("tradewinds.kernels", "tradewinds.rng", "tradewinds.jit", "agents.policies",
+                 "hansa_env.bindings", "voyage_env.kernel", "training.opponents",
+                 "training.vec_env"):
+        assert name in holds, name
+    for name in ("tradewinds.protocol", "tradewinds.jitcache", "studies.arena",
+                 "tradewinds.cli_args"):
+        assert name not in holds, name
+    assert "training.vec_env" in jitcache.numba_dependencies(modules)
+    for text in ("@njit(cache=True)\ndef f(x):\n    return x\n",
+                 "import numba\n\n@numba.njit\ndef f(x):\n    return x\n",
+                 "g = njit(cache=True)(f)\n",
+                 "    overload(step, jit_options=opts)(impl)\n",
+                 "jit.bind(\n    Aux,\n)\n"):
+        assert jitcache.holds_numba_code(text), text
+    for text in ('"""Generic njit functions; see jit.bind and overload."""\n',
+                 "# an njit call fused with the kernel call\nx = 1\n",
+                 "import numba\nversion = numba.__version__\n",
+                 "caching.Cache.save_overload = _guarded(caching.Cache.save_overload)\n"):
+        assert not jitcache.holds_numba_code(text), text

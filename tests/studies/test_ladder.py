@@ -1,0 +1,54 @@
+"""The strength ladder (studies.ladder): mirrored seeds, resume, outputs, CLI."""
+
+import json
+
+import pytest
+
+from studies.ladder import LadderConfig, parse_levels, run_ladder
+from tradewinds.store import Store
+from tradewinds_cli.main import main
+
+
+def test_parse_levels():
+    assert parse_levels("random, heuristic") == ["random", "heuristic"]
+    with pytest.raises(ValueError, match="twice"):
+        parse_levels("random,random")
+    with pytest.raises(ValueError, match="at least one"):
+        parse_levels(" , ")
+
+
+def test_tiny_ladder_end_to_end_mirrors_seeds_and_resumes(tmp_path):
+    cfg = dict(game="hansa", levels="random,heuristic", players="2,3", games=6,
+               db=tmp_path / "l.sqlite", workers=1, progress=False, n_boot=100)
+    rep = run_ladder(LadderConfig(**cfg))
+    assert [(r["num_players"], r["level"]) for r in rep["rows"]] == [
+        (2, "random"), (2, "heuristic"), (3, "random"), (3, "heuristic")]
+    assert all(r["games"] == 6 and 0 <= r["balance"] <= 1 for r in rep["rows"])
+    with Store(tmp_path / "l.sqlite") as store:
+        runs = store.runs()
+        assert len(runs) == 4
+        for n in (2, 3):
+            seeds = [[g["seed"] for g in store.games(r["run_id"])]
+                     for r in runs if r["num_players"] == n]
+            assert seeds[0] == seeds[1] == list(range(6))     # mirrored across levels
+            setups = {json.dumps(g["turn_order"]) for r in runs if r["num_players"] == n
+                      for g in store.games(r["run_id"])[:1]}
+            assert len(setups) == 1
+    # resumed with more games: only the new ones are played, the first six are kept
+    again = run_ladder(LadderConfig(**{**cfg, "games": 8}))
+    assert sum(s["played_now"] for s in again["studies"]) == 4 * 2
+    assert all(s["already_stored"] == 6 for s in again["studies"])
+    assert (tmp_path / "ladder_hansa_2-3p.png").read_bytes()[:4] == b"\x89PNG"
+    md = (tmp_path / "ladder_hansa_2-3p.md").read_text()
+    assert md.count("| heuristic |") == 2
+
+
+def test_cli_ladder_and_its_errors(tmp_path, capsys):
+    base = ["ladder", "hansa", "--db", str(tmp_path / "x.sqlite"), "--no-progress",
+            "--workers", "1", "--n-boot", "50"]
+    assert main(base + ["--levels", "random,nope"]) == 2
+    assert "unknown agent 'nope'" in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite").exists()
+    assert main(base + ["--levels", "random", "--players", "2", "--games", "4"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "seat 1 advantage by playing strength" in out and "4 games played now" in out
