@@ -8,6 +8,7 @@ agent against a fixed opponent ladder (`studies.evaluate`, the ladders in
 
 Agents are taken by name (`agents.make_agent`) or as objects; games by name through the
 `tradewinds` registry. Nothing below (the ground, the games, agents) imports from here
-(tests/test_layers.py); the `tradewinds` command (`tradewinds.cli`) reaches these modules
-inside its command functions.
+(tests/core/test_layers.py); the `tradewinds` command (`tradewinds_cli`) reaches these
+modules inside its command functions. The study configs declare their command-line options
+as fields (`studies.run_fields`, `tradewinds.cli_args.option`).
 """

@@ -24,13 +24,15 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from studies import arena, balance
+from studies import run_fields as rf
 from tradewinds import stats
+from tradewinds.cli_args import int_at_least, open_unit, option
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "fpa.sqlite"
@@ -359,10 +361,11 @@ def progress_bar(console, enabled: bool, unit: str = "games"):
 class SprtConfig:
     """Wald's SPRT stop and the power figure: H0 seat 1 wins 1/n, H1 1/n + delta."""
 
-    enabled: bool = False
-    delta: float = 0.05
-    alpha: float = 0.05
-    beta: float = 0.2
+    enabled: bool = option(False, flag="--sprt", help="stop early when the SPRT decides")
+    delta: float = option(0.05, type=open_unit, help="effect size for SPRT and power: seat 1 "
+                          "wins 1/n + delta")
+    alpha: float = option(0.05, type=open_unit, help="SPRT and power: false-positive rate")
+    beta: float = option(0.2, type=open_unit, help="SPRT and power: false-negative rate")
 
 
 def settle_run_fields(config) -> None:
@@ -382,25 +385,28 @@ class FpaConfig:
     `name`), who plays them (`backend`, `workers`, `address`, `chunk_size`) and how they are
     tested (`sprt`, `n_boot`)."""
 
-    game: str
-    players: Sequence[int] | str | int = "2,3,4"
-    agent: str | Sequence[str] = "random"
-    games: int = 2000
-    base_seed: int = 0
-    options: dict | None = None
-    agent_kwargs: dict | None = None
-    seating: str = "fixed"
-    fast: bool = True
-    db: str | Path = DEFAULT_DB
-    out: str | Path | None = None
-    name: str | None = None
-    backend: str = "local"
-    workers: int | None = None
-    address: str | None = None
-    chunk_size: int | None = None
-    sprt: SprtConfig = field(default_factory=SprtConfig)
-    n_boot: int = 10_000
-    progress: bool = True
+    game: str = rf.game()
+    players: Sequence[int] | str | int = option("2,3,4", help="player count(s): 3, 2,3,4 "
+                                                "or 2-4")
+    agent: str | Sequence[str] = option("random", help="agent name for every seat, or one "
+                                        "per seat comma-separated in seat order")
+    games: int = option(2000, type=int_at_least(1), help="games per player count")
+    base_seed: int = rf.base_seed()
+    options: dict = rf.options()
+    agent_kwargs: dict = rf.agent_kwargs()
+    seating: str = option("fixed", choices=("fixed", "rotate"), help="fixed: agents in seat "
+                          "order; rotate: game i rotates them by i")
+    fast: bool = rf.fast()
+    db: str | Path = rf.db(DEFAULT_DB)
+    out: str | Path | None = rf.out("JSON, markdown and PNG")
+    name: str | None = rf.name("fpa_<game>_<agent>_<players>p")
+    backend: str = rf.backend()
+    workers: int | None = rf.workers()
+    address: str | None = rf.address()
+    chunk_size: int | None = rf.chunk_size()
+    sprt: SprtConfig = option(default_factory=SprtConfig, nested=SprtConfig, help="")
+    n_boot: int = option(10_000, type=int_at_least(1), help="bootstrap resamples")
+    progress: bool = rf.progress()
     write_files: bool = True
     command: str | None = None
 

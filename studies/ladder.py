@@ -21,7 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from studies import arena
+from studies import run_fields as rf
 from studies.fpa import play_study, progress_bar, settle_run_fields
+from tradewinds.cli_args import int_at_least, option
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "ladder.sqlite"
@@ -42,23 +44,25 @@ def parse_levels(text: str | Sequence[str]) -> list[str]:
 class LadderConfig:
     """A ladder: `levels` (agent names) x `players`, `games` mirrored seeds each."""
 
-    game: str
-    levels: Sequence[str] | str = DEFAULT_LEVELS
-    players: Sequence[int] | str | int = "2,3,4"
-    games: int = 400
-    base_seed: int = 0
-    options: dict | None = None
-    agent_kwargs: dict | None = None
-    fast: bool = True
-    db: str | Path = DEFAULT_DB
-    out: str | Path | None = None
-    name: str | None = None
-    backend: str = "local"
-    workers: int | None = None
-    address: str | None = None
-    chunk_size: int | None = None
-    n_boot: int = 2000
-    progress: bool = True
+    game: str = rf.game()
+    levels: Sequence[str] | str = option(DEFAULT_LEVELS, help="agents, weakest first, "
+                                         "comma-separated", show=",".join(DEFAULT_LEVELS))
+    players: Sequence[int] | str | int = option("2,3,4", help="player count(s): 3, 2,3,4 "
+                                                "or 2-4")
+    games: int = option(400, type=int_at_least(1), help="games per level and player count")
+    base_seed: int = rf.base_seed()
+    options: dict = rf.options()
+    agent_kwargs: dict = rf.agent_kwargs()
+    fast: bool = rf.fast()
+    db: str | Path = rf.db(DEFAULT_DB)
+    out: str | Path | None = rf.out("JSON, markdown and PNG")
+    name: str | None = rf.name("ladder_<game>_<players>p")
+    backend: str = rf.backend()
+    workers: int | None = rf.workers()
+    address: str | None = rf.address()
+    chunk_size: int | None = rf.chunk_size()
+    n_boot: int = option(2000, type=int_at_least(1), help="bootstrap resamples")
+    progress: bool = rf.progress()
     write_files: bool = True
     command: str | None = None
 

@@ -45,12 +45,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, islice, permutations
 from pathlib import Path
 
 from studies import arena
+from studies import run_fields as rf
 from tradewinds import ratings
+from tradewinds.cli_args import int_at_least, option
 from tradewinds.store import Store
 
 DEFAULT_DB = Path("results") / "match.sqlite"
@@ -115,24 +117,27 @@ def safe_stem(text: str) -> str:
 class MatchConfig:
     """Everything a match needs; `validate` checks it before anything is played."""
 
-    game: str
-    agents: tuple                       # distinct agent names (order: display only)
-    players: int = 2
-    games: int = 100
-    base_seed: int = 0
-    options: dict = field(default_factory=dict)
-    agent_kwargs: dict = field(default_factory=dict)   # agent name -> kwargs
-    db: Path = DEFAULT_DB
-    out: Path | None = None             # default: the db's directory
-    name: str | None = None             # file stem; default match_<game>_<agents>_<N>p
-    workers: int | None = None          # default: all cores
-    backend: str = "local"
-    address: str | None = None
-    chunk_size: int | None = None
-    fast: bool = True
-    progress: bool = True
+    game: str = rf.game()
+    agents: tuple = option(metavar="A,B[,...]", help="two or more different agents, "
+                           "comma-separated, e.g. heuristic,mcts:200")   # order: display only
+    players: int = option(2, type=int, help="player count, 2-4")
+    games: int = option(100, type=int_at_least(1), help="number of games; a multiple of the "
+                        "player count balances the seats")
+    base_seed: int = rf.base_seed()
+    options: dict = rf.options()
+    agent_kwargs: dict = rf.agent_kwargs()             # agent name -> kwargs
+    db: Path = rf.db(DEFAULT_DB)
+    out: Path | None = rf.out("JSON and markdown")
+    name: str | None = rf.name("match_<game>_<agents>_<players>p")
+    workers: int | None = rf.workers()
+    backend: str = rf.backend()
+    address: str | None = rf.address()
+    chunk_size: int | None = rf.chunk_size()
+    fast: bool = rf.fast()
+    progress: bool = rf.progress()
     write_files: bool = True
-    model: str = "plackett_luce"        # openskill model (tradewinds.ratings.MODELS)
+    model: str = option("plackett_luce", choices=tuple(sorted(ratings.MODELS)),
+                        help="openskill model")
     command: str | None = None
 
     def __post_init__(self):

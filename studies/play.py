@@ -19,9 +19,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
+
+from studies import run_fields as rf
+from tradewinds.cli_args import int_at_least, option
 
 QUIT = ("q", "quit", "exit")
 
@@ -112,17 +116,38 @@ def _choose(game, state, legal: list[int], stdin: TextIO, out: TextIO) -> int:
         out.write(f"  {text} is not legal now: {game.illegal_reason(state, a)}\n")
 
 
-def play(game: str, players: int = 2, vs: str | Sequence[str] = "heuristic", *,
-         seat: int = 0, seed: int | None = None, options: dict | None = None,
-         agent_kwargs: dict | None = None, stdin: TextIO | None = None,
-         stdout: TextIO | None = None, board: bool = True) -> int:
-    """Play one game with a human in `seat`; returns 0 (finished, quit or end of input).
+@dataclass(frozen=True)
+class PlayConfig:
+    """`tradewinds play`: the game, the human's seat, the opponents and the options."""
+
+    game: str = rf.game()
+    players: int = option(2, type=int, help="player count, 2-4")
+    vs: str | Sequence[str] = option("heuristic", metavar="A[,B,...]", help="opponent agent "
+                                     "for every other seat, or one per opponent seat in seat "
+                                     "order")
+    seat: int = option(0, type=int, help="your seat, 0..players-1 as on the board (player_S)")
+    seed: int | None = option(None, type=int_at_least(0), help="game seed",
+                              show="a random one, printed at the start")
+    options: dict = rf.options("max_rounds=5")
+    agent_kwargs: dict = rf.agent_kwargs("keyword arguments for an opponent's factory "
+                                         "(repeatable)")
+    board: bool = option(True, help="do not print the board before each of your moves")
+
+
+def play(game: str | PlayConfig, *args, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, **settings) -> int:
+    """Play one game with a human seat; returns 0 (finished, quit or end of input).
+    ``play("hansa", vs="random", seed=5)`` is ``play(PlayConfig("hansa", vs=...))``.
 
     Bad settings raise ValueError (one-line reason) before the game starts."""
     from agents import make_agent
     from studies import arena
     from tradewinds import registry
 
+    config = game if isinstance(game, PlayConfig) else PlayConfig(game, *args, **settings)
+    game, players, vs, seat, seed = (config.game, config.players, config.vs, config.seat,
+                                     config.seed)
+    options, agent_kwargs, board = config.options, config.agent_kwargs, config.board
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
     handle = registry.game(game)

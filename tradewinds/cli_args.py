@@ -1,13 +1,19 @@
-"""The command lines' shared parts: one-line errors, exit codes and argument types.
+"""The command lines' shared parts: one-line errors, exit codes, argument types, and
+`option`, which declares a config dataclass field and its command-line form at once.
 
 Every command of the project (`tradewinds`, `python -m studies.evaluate`, the benchmarks)
 reports bad arguments the same way; this module lives on the ground floor so that the
-studies need not import the `tradewinds` command itself (tests/test_layers.py).
+studies, training and the games' picture commands need not import the `tradewinds` command
+itself (tests/core/test_layers.py). The `tradewinds` command (`tradewinds_cli`) builds each
+subcommand's parser from the fields of the config dataclass that `option` marked.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from collections.abc import Callable
+from typing import Any
 
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -52,3 +58,51 @@ def open_unit(text: str) -> float:
     if not 0.0 < value < 1.0:
         raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
     return value
+
+
+def int_tuple(text: str) -> tuple:
+    """'128,128' -> (128, 128): layer sizes and the like, every one a positive integer."""
+    try:
+        values = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"takes positive integers separated by commas, got {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(
+            f"takes positive integers separated by commas, got {text!r}")
+    return values
+
+
+# ------------------------------------------------------------ options declared once
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """How a config dataclass field appears on the command line (`option` makes one).
+
+    The parser takes the field's default as its own, so the two cannot differ. `flag`
+    defaults to ``--`` + the name with dashes (``--no-`` + it for a field that defaults to
+    True); `show` is how the help names the default (None: the default itself, "": not at
+    all). A `repeat` option is given any number of times: the parser collects the texts
+    and `convert` (a callable, or "module:attribute" imported on use) turns the list, or
+    None when none was given, into the field's value. `nested` names a dataclass whose
+    own option fields appear in place of this one."""
+
+    help: str
+    flag: str | None = None
+    type: Callable | None = None
+    choices: tuple | None = None
+    metavar: str | None = None
+    show: str | None = None
+    positional: bool = False
+    required: bool = False
+    repeat: bool = False
+    convert: Callable | str | None = None
+    nested: type | None = None
+
+
+def option(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclasses.MISSING,
+           **spec) -> Any:
+    """A dataclass field that is also a command-line option (see `Option`)."""
+    return dataclasses.field(default=default, default_factory=default_factory,
+                             metadata={"cli": Option(**spec)})

@@ -26,6 +26,23 @@ import numpy as np
 DEFAULT_WEIGHTS = {"snapshot": 0.6, "heuristic": 0.3, "random": 0.1}
 
 
+def parse_weights(text: str) -> dict:
+    """'snapshot=0.6,heuristic=0.3,random=0.1' -> the pool weights (`--pool`)."""
+    import argparse
+
+    out = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        try:
+            out[key.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise argparse.ArgumentTypeError(
+                f"takes KIND=WEIGHT[,KIND=WEIGHT], got {text!r}")
+    return out
+
+
 class Snapshot:
     """A frozen copy of a MaskablePPO policy, playing as an opponent predictor."""
 

@@ -27,6 +27,8 @@ from pathlib import Path
 
 from pettingzoo.utils import BaseWrapper
 
+from tradewinds.cli_args import int_at_least, option
+
 POLICY = "shared"
 
 
@@ -61,8 +63,10 @@ def make_env(env_config: dict):
 class RllibConfig:
     game: str = "hansa"
     players: int = 2
-    iterations: int = 10
-    address: str | None = None
+    iterations: int = option(10, type=int_at_least(1), help="RLlib training iterations "
+                             "(with --backend rllib)")
+    address: str | None = option(None, help="Ray cluster address (with --backend rllib)",
+                                 show="a local Ray")
     out: str | None = None                  # default results/train/<game>_<players>p_rllib
     seed: int = 0
     reward: str = "score"

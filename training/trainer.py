@@ -21,11 +21,13 @@ seeds fix the games, the learner's sampling and the pool's draws.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from studies import run_fields as rf
+from tradewinds.cli_args import game_name, int_at_least, int_tuple, option
 from training import checkpoints as ck
-from training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot
+from training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot, parse_weights
 
 LOG_COLUMNS = ["steps", "seconds", "episodes", "train_win_rate", "train_reward",
                "vs_random", "vs_random_low", "vs_random_high",
@@ -37,16 +39,25 @@ EVAL_OPPONENTS = ("random", "heuristic")
 class TrainConfig:
     """Everything a run depends on (written to ``config.json``)."""
 
-    game: str = "hansa"
-    players: int = 2
-    steps: int = 1_000_000
-    out: str | None = None                 # default results/train/<game>_<players>p
-    num_envs: int = 64
-    seed: int = 0
-    reward: str = "score"                  # tradewinds.rewards: win, zero_sum, score
-    checkpoint_every: int = 100_000
-    eval_games: int = 200
-    weights: dict = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    game: str = option("hansa", help="game name: hansa or voyage", positional=True,
+                       required=True, type=game_name)
+    players: int = option(2, type=int, help="player count, 2-4")
+    steps: int = option(1_000_000, type=int_at_least(1), help="total env steps (learner "
+                        "decisions) to reach")
+    out: str | None = option(None, help="run directory", show="results/train/<game>_<players>p")
+    resume: bool = option(False, help="continue the run in --out")
+    num_envs: int = option(64, type=int_at_least(1), help="games played at once")
+    seed: int = option(0, type=int_at_least(0), help="seed")
+    reward: str = option("score", choices=("win", "zero_sum", "score"), help="reward mode "
+                         "(tradewinds/rewards.py; score: the change of the VP margin at every "
+                         "step)")
+    checkpoint_every: int = option(100_000, type=int_at_least(1), help="env steps between "
+                                   "checkpoints, snapshots and evaluations")
+    eval_games: int = option(200, type=int_at_least(1), help="evaluation games per opponent "
+                             "at each checkpoint")
+    weights: dict = option(default_factory=lambda: dict(DEFAULT_WEIGHTS), flag="--pool",
+                           type=parse_weights, metavar="KIND=W[,...]", help="opponent weights",
+                           show=",".join(f"{k}={v}" for k, v in DEFAULT_WEIGHTS.items()))
     max_snapshots: int = 8
     n_steps: int = 128
     batch_size: int = 1024
@@ -54,11 +65,11 @@ class TrainConfig:
     learning_rate: float = 3e-4
     gamma: float = 0.995
     ent_coef: float = 0.01
-    net_arch: tuple = (128, 128)
+    net_arch: tuple = option((128, 128), type=int_tuple, show="128,128", help="hidden layer "
+                             "sizes of the policy and value MLPs")
     threads: int = 1
-    resume: bool = False
-    progress: bool = True
-    options: dict = field(default_factory=dict)
+    options: dict = rf.options("max_rounds=60")
+    progress: bool = rf.progress()
 
     def __post_init__(self):
         from tradewinds import registry, rewards
@@ -193,10 +204,10 @@ def _callback(run: Run, progress, task):
 
         def _on_step(self) -> bool:
             for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
-                if done and "winners" in info:
+                if done and info["illegal_action"] < 0:
                     self.episodes += 1
-                    w = info["winners"]
-                    self.won += (1.0 / len(w)) if info["seat"] in w else 0.0
+                    w = info["winner"]
+                    self.won += float(w[info["seat"]]) / max(int(w.sum()), 1)
                     self.reward += info["episode"]["r"]
                 elif done:      # lost by an illegal action
                     self.episodes += 1

@@ -1,0 +1,32 @@
+"""`tradewinds evaluate`: an agent rated against the fixed opponent ladder
+(studies/evaluate.py)."""
+
+from __future__ import annotations
+
+HELP = "rate an agent against the fixed opponent ladder (Elo, random = 0)"
+DESCRIPTION = (
+    "Plays --games games of the agent against every member of the game's opponent ladder "
+    "(studies/ladders/<game>_<N>p.json: random, heuristic, IS-MCTS budgets, the shipped PPO "
+    "policy, each with a fixed rating, random = 0) with the seats rotated and fixed seeds, "
+    "into the results database (resuming), then fits the agent's Elo rating with the "
+    "ladder's ratings held fixed and prints it with a 95% interval, the win rate against "
+    "each opponent with a Wilson 95% interval, and writes JSON (naming the ladder version) "
+    "and markdown. See docs/benchmarking.md; refit a ladder with python -m studies.evaluate "
+    "fit.")
+
+
+def configs() -> tuple:
+    """The config dataclasses whose option fields are the command's options."""
+    from studies.evaluate import EvaluateConfig
+
+    return (EvaluateConfig,)
+
+
+def run(args) -> int:
+    from studies.evaluate import EvaluateConfig, run_evaluate
+    from tradewinds_cli import options, runs
+
+    config = options.config(args, EvaluateConfig, command=runs.command_line(args))
+    args.stored_before = runs.stored_games(args.db)
+    run_evaluate(config)
+    return 0

@@ -1,0 +1,62 @@
+"""`tradewinds train`: self-play training. The backend picks the trainer: MaskablePPO on
+this machine (training/trainer.py) or Ray RLlib (training/rllib.py); the options of both
+come from their config dataclasses, a field they share once."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from tradewinds.cli_args import option
+
+HELP = "self-play training: MaskablePPO against a pool of snapshots, the heuristic and random"
+DESCRIPTION = (
+    "Trains a MaskablePPO policy (sb3-contrib) on the batched VecEnv: the learner takes a "
+    "random seat in each game; its opponents are drawn per game from the pool (snapshots of "
+    "itself added at every checkpoint, the heuristic, random; training/pool.py). At every "
+    "checkpoint it evaluates against random and the heuristic and writes model.zip, log.csv "
+    "and curve.png to --out atomically; --resume continues a run. --backend rllib trains on "
+    "Ray RLlib instead (multi-agent self-play, training/rllib.py).")
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """Which trainer runs."""
+
+    backend: str = option("sb3", choices=("sb3", "rllib"), help="sb3: MaskablePPO on this "
+                          "machine; rllib: Ray RLlib PPO")
+
+
+def configs() -> tuple:
+    """The config dataclasses whose option fields are the command's options, in the order
+    of the help (a field RllibConfig shares with TrainConfig is TrainConfig's option)."""
+    from training.rllib import RllibConfig
+    from training.trainer import TrainConfig
+
+    return TrainConfig, Trainer, RllibConfig
+
+
+def run(args) -> int:
+    import importlib.util
+
+    from tradewinds_cli import options
+
+    if importlib.util.find_spec("sb3_contrib") is None:
+        raise ValueError("training needs the train extra: pip install 'tradewinds[train]'")
+    sb3, _, rllib = configs()
+    if args.backend == "rllib":
+        from training.rllib import train_rllib
+
+        own = {f.name for f in dataclasses.fields(rllib)}
+        shared = {k: v for k, v in options.values(args, sb3).items() if k in own}
+        train_rllib(options.config(args, rllib, **shared))
+        return 0
+    if args.address is not None:
+        raise ValueError("--address is for --backend rllib")
+    from training.trainer import train
+
+    run = train(options.config(args, sb3))
+    print(f"checkpoint: {run.out / 'model.zip'} ({run.steps:,} steps); log: "
+          f"{run.out / 'log.csv'}; curve: {run.out / 'curve.png'}; play it with the agent "
+          f"ppo:{run.out / 'model.zip'}")
+    return 0
