@@ -17,6 +17,11 @@ changes (HA7). In the Voyage game the order is re-bid every round; the FPA study
 the seat index, i.e. the position in the *initial* order recorded here, not the order of
 any later round.
 
+Every python-path row also carries ``actions``, the action id of every decision in order
+(the store keeps them compactly), so a game replays exactly whatever its agents were
+(time budgets, learned nets); kernel-path games replay from their seed
+(`tradewinds_web.replay`).
+
 Two ways to play a game (recorded per run and per game as ``path``):
 
 * ``python`` — the general path: ``Game`` step by step; the agent of
@@ -192,7 +197,7 @@ def agent_action(agent, game, state, player: int, rng) -> int:
     Every agent gets the seat's observation, the legal mask and the seat's generator. An
     agent with ``needs_state = True`` (search and heuristic agents) also gets a copy of the
     real state as ``state=``; it promises to look at it only through
-    ``game.determinize(state, player, key)`` (tests/test_agent_honesty.py holds it to that).
+    ``game.determinize(state, player, key)`` (tests/agents/test_agent_honesty.py holds it to that).
     """
     obs, mask = game.observe(state, player), game.legal_mask(state)
     if getattr(agent, "needs_state", False):
@@ -229,9 +234,11 @@ def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
     t0 = time.perf_counter()
     state = game.new_state(n, seed, **study.options)
     order = initial_turn_order(game, state)
+    actions = None          # kernel games replay from their seed; others keep their moves
     if study.path == "kernel":
         steps = _kernel_playout(study, game, state, seed)
     else:
+        actions = []
         seats = _seats or _Seats(study)
         players = [seats.get(s, name) for s, name in enumerate(seat_names)]
         for p in players:
@@ -247,6 +254,7 @@ def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
             except ValueError as e:
                 raise ValueError(f"agent {seat_names[p]!r} in seat {p} of {study.game} seed "
                                  f"{seed} after {steps} decisions: {e}") from e
+            actions.append(int(action))
             steps += 1
     duration = time.perf_counter() - t0
     return {
@@ -255,7 +263,7 @@ def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
         "scores": [int(x) for x in game.scores(state)], "winners": game.winners(state),
         "steps": steps, "rounds": game.round(state),
         "truncated": bool(game.is_truncated(state)), "duration": duration,
-        "path": study.path, "versions": _versions or versions(),
+        "path": study.path, "versions": _versions or versions(), "actions": actions,
     }
 
 

@@ -16,7 +16,11 @@ Schema (created on first use; `SCHEMA_VERSION` in ``PRAGMA user_version``)::
           duration (seconds, wall time of that game in its worker), path, versions
           (JSON: tradewinds, numba, numpy, python of the worker that played it),
           finished (UTC ISO time), rounds (the game's round counter at the end; NULL
-          in games stored by schema 1); UNIQUE(run_id, seed)
+          in games stored by schema 1), actions (BLOB: every decision's action id in
+          order, `encode_actions`; NULL for games played inside numba, which replay
+          from their seed, and for games stored by schemas 1 and 2); UNIQUE(run_id, seed)
+
+A game is named by its SQLite rowid (`Store.game`, the id `tradewinds replay` takes).
 
 A run is identified by its key — (game, num_players, options with the game's defaults
 filled in, agents, agent kwargs, seating, base_seed, path) — so rerunning the same command
@@ -35,7 +39,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-SCHEMA_VERSION = 2   # 2 added game.rounds; a schema-1 file is upgraded in place
+SCHEMA_VERSION = 3   # 2 added game.rounds, 3 game.actions; older files are upgraded in place
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (
@@ -70,6 +74,7 @@ CREATE TABLE IF NOT EXISTS game (
     versions    TEXT    NOT NULL,
     finished    TEXT    NOT NULL,
     rounds      INTEGER,
+    actions     BLOB,
     UNIQUE (run_id, seed)
 );
 CREATE INDEX IF NOT EXISTS game_run_index ON game (run_id, game_index);
@@ -80,8 +85,11 @@ CREATE INDEX IF NOT EXISTS game_run_index ON game (run_id, game_index);
 GAME_COLUMNS = (
     "run_id", "game_index", "seed", "game", "num_players", "options", "agents", "turn_order",
     "scores", "winners", "steps", "truncated", "duration", "path", "versions", "finished",
-    "rounds",
+    "rounds", "actions",
 )
+# the columns each older schema's game table ends with, and what upgrades it to the next
+_UPGRADES = {1: "ALTER TABLE game ADD COLUMN rounds INTEGER",
+             2: "ALTER TABLE game ADD COLUMN actions BLOB"}
 _JSON_COLUMNS = ("options", "agents", "turn_order", "scores", "winners", "versions")
 RUN_COLUMNS = (
     "run_id", "key", "game", "num_players", "options", "agents", "agent_kwargs", "seating",
@@ -92,6 +100,30 @@ RUN_COLUMNS = (
 def canonical_json(obj) -> str:
     """JSON with sorted keys and no spaces: equal objects give equal strings."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def encode_actions(actions) -> bytes:
+    """A game's action ids as a BLOB: one width byte (1 or 2), then the ids as unsigned
+    little-endian integers of that width (one byte each for both games' action spaces)."""
+    import numpy as np
+
+    a = np.asarray(list(actions), dtype=np.int64)
+    if a.size and (a.min() < 0 or a.max() >= 2**16):
+        raise ValueError(f"action ids must be in 0..65535, got {int(a.min())}..{int(a.max())}")
+    width = 1 if not a.size or a.max() < 256 else 2
+    return bytes([width]) + a.astype("<u1" if width == 1 else "<u2").tobytes()
+
+
+def decode_actions(blob) -> list[int] | None:
+    """The action ids of `encode_actions` (None for None: not recorded)."""
+    import numpy as np
+
+    if blob is None:
+        return None
+    blob = bytes(blob)
+    if not blob or blob[0] not in (1, 2) or (len(blob) - 1) % blob[0]:
+        raise ValueError("malformed actions record (not written by encode_actions)")
+    return [int(x) for x in np.frombuffer(blob[1:], dtype="<u1" if blob[0] == 1 else "<u2")]
 
 
 def _now() -> str:
@@ -113,6 +145,21 @@ def _check_file(path: Path) -> None:
             raise ValueError(f"{path}: cannot read it ({e.strerror or e})") from None
         if head and head != _SQLITE_MAGIC:
             raise ValueError(f"{path} is not an SQLite database (a file of another kind)")
+
+
+_RUN_EXTRA = ("run.seating AS run_seating, run.agent_kwargs AS run_agent_kwargs, "
+              "run.agents AS run_agents")
+
+
+def _decoded(row) -> dict:
+    """A game row as a dict: JSON columns decoded, `actions` as a list (or None, also
+    for a file of an older schema that has no such column)."""
+    d = dict(row)
+    for c in (*_JSON_COLUMNS, "run_agent_kwargs", "run_agents"):
+        if c in d:
+            d[c] = json.loads(d[c])
+    d["actions"] = decode_actions(d.get("actions"))
+    return d
 
 
 class Store:
@@ -145,9 +192,9 @@ class Store:
                 # cut can lose the last commits, and the file stays consistent either way.
                 self.con.execute("PRAGMA synchronous=NORMAL")
                 version = self.con.execute("PRAGMA user_version").fetchone()[0]
-                if version == 1:
-                    self.con.execute("ALTER TABLE game ADD COLUMN rounds INTEGER")
-                    version = SCHEMA_VERSION
+                while version in _UPGRADES:
+                    self.con.execute(_UPGRADES[version])
+                    version += 1
                 if version not in (0, SCHEMA_VERSION):
                     raise ValueError(f"{self.path}: results schema version {version}, "
                                      f"this tradewinds writes {SCHEMA_VERSION}")
@@ -177,7 +224,8 @@ class Store:
         for name, columns in (("run", RUN_COLUMNS), ("game", GAME_COLUMNS)):
             if name in tables:
                 have = tuple(r[1] for r in self.con.execute(f"PRAGMA table_info({name})"))
-                if have != columns and not (name == "game" and have == columns[:-1]):
+                older = name == "game" and have in (columns[:-2], columns[:-1])
+                if have != columns and not older:
                     raise ValueError(f"{self.path}: its table {name!r} has other columns "
                                      f"than a tradewinds results file")
 
@@ -248,7 +296,8 @@ class Store:
                 *(canonical_json(r[c]) for c in ("agents", "turn_order", "scores", "winners")),
                 int(r["steps"]), int(bool(r["truncated"])), float(r["duration"]), r["path"],
                 enc(r["versions"]), finished,
-                None if r.get("rounds") is None else int(r["rounds"])))
+                None if r.get("rounds") is None else int(r["rounds"]),
+                None if r.get("actions") is None else encode_actions(r["actions"])))
         if not values:
             return 0
         before = self.con.total_changes
@@ -288,13 +337,47 @@ class Store:
         if below is not None:
             q += " AND game_index < ?"
             args += (below,)
-        out = []
-        for r in self.con.execute(q + " ORDER BY game_index", args):
-            d = dict(r)
-            for c in _JSON_COLUMNS:
-                d[c] = json.loads(d[c])
-            out.append(d)
-        return out
+        return [_decoded(r) for r in self.con.execute(q + " ORDER BY game_index", args)]
+
+    def game(self, game_id: int) -> dict:
+        """The game row with SQLite rowid `game_id` (as `game_id`), its run's seating,
+        agent kwargs and line-up beside it (`run_seating`, `run_agent_kwargs`,
+        `run_agents`); ValueError naming the id when there is none."""
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise ValueError(f"game id must be an integer, got {game_id!r}")
+        row = self.con.execute(
+            f"SELECT game.rowid AS game_id, game.*, {_RUN_EXTRA} FROM game JOIN run "
+            "USING (run_id) WHERE game.rowid = ?", (game_id,)).fetchone()
+        if row is None:
+            raise ValueError(f"{self.path}: no game with id {game_id}")
+        return _decoded(row)
+
+    def find_games(self, *, run_id: int | None = None, game: str | None = None,
+                   agent: str | None = None, winner: str | None = None,
+                   truncated: bool | None = None, limit: int = 100,
+                   offset: int = 0) -> list[dict]:
+        """Game rows (with `game_id`), newest first, filtered by run, game name, an agent
+        that played (exact registered name), the name of an agent that won, and whether
+        the round cap stopped the game."""
+        where, args = [], []
+        for column, value in (("game.run_id", run_id), ("game.game", game)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        for column, value in (("game.agents", agent), ("game.winners", winner)):
+            if value is not None:
+                where.append(f"EXISTS (SELECT 1 FROM json_each({column}) j WHERE j.value = ?)"
+                             if column == "game.agents" else
+                             "EXISTS (SELECT 1 FROM json_each(game.winners) w "
+                             "WHERE json_extract(game.agents, '$[' || w.value || ']') = ?)")
+                args.append(value)
+        if truncated is not None:
+            where.append("game.truncated = ?")
+            args.append(int(bool(truncated)))
+        q = (f"SELECT game.rowid AS game_id, game.*, {_RUN_EXTRA} FROM game JOIN run "
+             f"USING (run_id){' WHERE ' + ' AND '.join(where) if where else ''} "
+             "ORDER BY game.rowid DESC LIMIT ? OFFSET ?")
+        return [_decoded(r) for r in self.con.execute(q, (*args, int(limit), int(offset)))]
 
     def integrity_check(self) -> str:
         """SQLite's own check: 'ok' for a sound file."""

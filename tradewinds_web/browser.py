@@ -1,0 +1,62 @@
+"""Headless Chromium for the browser tests and the README screenshots: Debian's
+``chromium`` driven by Playwright (never a browser Playwright downloads), and a server
+on a free loopback port in a background thread."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def running_server(games_db, stores=(), think_seconds: float = 0.5):
+    """A `tradewinds serve` app on 127.0.0.1:<free port> in a thread; yields its URL."""
+    import uvicorn
+
+    from tradewinds_web.app import create_app
+    from tradewinds_web.sessions import Sessions
+
+    port = free_port()
+    app = create_app(Sessions(games_db, think_seconds=think_seconds), [Path(s) for s in stores])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+@contextlib.contextmanager
+def chromium():
+    """A Playwright browser on Debian's chromium (RuntimeError when it is missing)."""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -1,0 +1,136 @@
+"""The `serve` and `replay` commands, as functions of parsed options, and their parsers
+(`add_serve_arguments`, `add_replay_arguments`) for whichever command-line program
+mounts them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+DEFAULT_GAMES_DB = Path("results") / "web_games.sqlite"
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    p.add_argument("--db", action="append", default=None, metavar="FILE",
+                   help="a results store whose games the page lists and replays (repeat "
+                        "for several; default: every results/*.sqlite that is one)")
+    p.add_argument("--games-db", default=str(DEFAULT_GAMES_DB), metavar="FILE",
+                   help=f"where games being played are kept (default {DEFAULT_GAMES_DB})")
+    p.add_argument("--think", type=float, default=2.0, metavar="SECONDS",
+                   help="a search opponent's thinking time per move (default 2)")
+    return p
+
+
+def add_replay_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p.add_argument("db", help="a results store (fpa, match, ladder or evaluate)")
+    p.add_argument("game_id", type=int, help="the game's id (the page's list shows it)")
+    p.add_argument("--boards", action="store_true", help="print the board after every move")
+    return p
+
+
+def _stores(paths) -> list[Path]:
+    """The results stores to offer: `paths` (each checked), or the results files found in
+    results/ when none were given."""
+    from tradewinds.store import Store
+
+    if paths:
+        for p in paths:
+            Store(p, readonly=True).close()       # ValueError naming a bad file
+        return [Path(p) for p in paths]
+    found = []
+    for p in sorted(Path("results").glob("*.sqlite")):
+        if p.name == DEFAULT_GAMES_DB.name:
+            continue
+        try:
+            Store(p, readonly=True).close()
+        except ValueError:
+            continue
+        found.append(p)
+    return found
+
+
+def serve(args: argparse.Namespace, *, out=None) -> int:
+    """Run the server until Ctrl-C; says where to open it."""
+    import uvicorn
+
+    from tradewinds_web.app import create_app
+    from tradewinds_web.sessions import Sessions
+
+    out = out or sys.stdout
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be 0..65535, got {args.port}")
+    if not args.think > 0:
+        raise ValueError(f"--think must be positive seconds, got {args.think}")
+    stores = _stores(args.db)
+    sessions = Sessions(args.games_db, think_seconds=args.think)
+    app = create_app(sessions, stores)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    listed = ", ".join(str(s) for s in stores) or "none (pass --db FILE)"
+    out.write(f"results stores: {listed}\ngames in progress kept in {args.games_db}\n")
+    out.flush()
+
+    started = server.startup
+
+    async def startup(sockets=None):
+        await started(sockets)
+        for s in server.servers:
+            for sock in s.sockets:
+                host, port = sock.getsockname()[:2]
+                shown = f"[{host}]" if ":" in host else host
+                out.write(f"open http://{shown}:{port}/ in a browser (Ctrl-C stops)\n")
+                out.flush()
+
+    server.startup = startup
+    server.run()
+    return 0
+
+
+def replay(args: argparse.Namespace, *, out=None) -> int:
+    """Print a stored game move by move and check it against the stored result; exit
+    status 1 when the replay does not give the stored scores."""
+    from tradewinds import registry
+    from tradewinds.store import Store
+    from tradewinds_web import replay as rp
+
+    out = out or sys.stdout
+    with Store(args.db, readonly=True) as st:
+        row = st.game(args.game_id)
+    rep = rp.replay(row, check=False)
+    handle = registry.game(row["game"])
+    out.write(f"game {row['game_id']}: {row['game']}, {row['num_players']} players, seed "
+              f"{row['seed']}; " + ", ".join(f"player_{s} {a}" for s, a in
+                                             enumerate(row["agents"]))
+              + f"; moves from {rep.how}\n")
+    state = handle.new_state(row["num_players"], row["seed"], **row["options"])
+    for i, (p, a) in enumerate(zip(rep.movers, rep.actions, strict=True), 1):
+        handle.step(state, a)
+        out.write(f"{i:4d}  player_{p} ({row['agents'][p]}): {handle.action_name(a)}\n")
+        if args.boards and handle.render_ansi is not None:
+            out.write(handle.render_ansi(state) + "\n")
+    if handle.render_ansi is not None and not args.boards:
+        out.write("\n" + handle.render_ansi(state) + "\n")
+    out.write(f"replayed scores {rep.scores}, stored {row['scores']}: "
+              + ("the same game\n" if rep.matches else "NOT the stored game\n"))
+    return 0 if rep.matches else 1
+
+
+def main(argv=None) -> int:
+    """`python -m tradewinds_web.cli serve|replay ...` until the main CLI mounts both."""
+    p = argparse.ArgumentParser(prog="tradewinds_web")
+    sub = p.add_subparsers(dest="command", required=True)
+    add_serve_arguments(sub.add_parser("serve", help="play and watch in the browser"))
+    add_replay_arguments(sub.add_parser("replay", help="a stored game move by move"))
+    args = p.parse_args(argv)
+    try:
+        return serve(args) if args.command == "serve" else replay(args)
+    except ValueError as e:
+        p.exit(2, f"error: {e}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

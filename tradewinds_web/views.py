@@ -1,0 +1,27 @@
+"""A seat's page of a state: its named view, its legal actions (only when it is that
+seat's move), and at the end the scores and winners. Everything here comes from
+``observe(state, seat)``, the legal mask and, once the game is over, the public result."""
+
+from __future__ import annotations
+
+from tradewinds_web import view_hansa, view_voyage
+
+VIEWS = {"hansa": view_hansa.view, "voyage": view_voyage.view}
+
+
+def page(handle, state, seat: int, options: dict, *, latest: bool = True) -> dict:
+    """{"view", "to_move", "legal" (seat to move at the latest position), "result"}."""
+    if handle.name not in VIEWS:
+        raise ValueError(f"no view for game {handle.name!r}")
+    view = VIEWS[handle.name](handle.observe(state, seat), seat, options)
+    over = handle.is_terminal(state) or handle.is_truncated(state)
+    to_move = -1 if over else handle.current_player(state)
+    out = {"view": view, "to_move": to_move, "legal": [], "result": None}
+    if latest and to_move == seat:
+        out["legal"] = [{"id": a, "name": handle.action_name(a)}
+                        for a in handle.legal_actions(state)]
+    if over:
+        out["result"] = {"scores": [int(x) for x in handle.scores(state)],
+                         "winners": handle.winners(state),
+                         "truncated": bool(handle.is_truncated(state))}
+    return out
