@@ -6,6 +6,9 @@ where waking the worker threads would cost more than the work itself.
 The njit functions take the game's aux value first, so each compiles once per game and is
 cached. `Batch` puts them under the protocol's names (`tradewinds.protocol.BatchKernels`)
 for one game: option values are passed as ``*opts`` in the game's `parse_options` order.
+The random steps and playouts run each row on borrowed arguments (`tradewinds.borrow`):
+no atomic reference counting in the kernels' calls (not in the prange bodies themselves:
+numba's parfor lowering cannot take a rebound NamedTuple aux).
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import numpy as np
 from numba import njit, prange
 
 from tradewinds import jit, jitcache, rng
-from tradewinds.kernels import random_action, random_playout
+from tradewinds.borrow import borrow
+from tradewinds.kernels import playout_into, random_action
 
 PARALLEL_MIN = 512
 
@@ -63,6 +67,8 @@ def observe_batch(aux, states, players, out):
 @njit(cache=True)
 def _random_step_row(aux, s, mask, key, seeds, i, auto_reset, num_players, opts):
     """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
+    aux, s, mask, key, seeds, opts = (borrow(aux), borrow(s), borrow(mask), borrow(key),
+                                      borrow(seeds), borrow(opts))
     jit.step(aux, s, random_action(aux, s, mask, key))
     if not jit.is_terminal(aux, s):
         return 0
@@ -92,13 +98,18 @@ def random_step_batch(aux, states, masks, keys, seeds, auto_reset, num_players, 
 @njit(cache=True, parallel=True)
 def random_playout_batch(aux, states, keys, num_actions):
     """random_playout on every row (rows must be initialised); decisions per row."""
+    return _playouts(aux, states, keys, np.zeros((states.shape[0], num_actions), np.int8))
+
+
+@njit(cache=True, parallel=True)
+def _playouts(aux, states, keys, masks):
     steps = np.zeros(states.shape[0], dtype=np.int64)
     if states.shape[0] < PARALLEL_MIN:
         for i in range(states.shape[0]):
-            steps[i] = random_playout(aux, states[i], keys[i], num_actions)
+            steps[i] = playout_into(aux, states[i], keys[i], masks[i])
     else:
         for i in prange(states.shape[0]):
-            steps[i] = random_playout(aux, states[i], keys[i], num_actions)
+            steps[i] = playout_into(aux, states[i], keys[i], masks[i])
     return steps
 
 
@@ -106,12 +117,18 @@ def random_playout_batch(aux, states, keys, num_actions):
 def random_games(aux, s, num_players, first_seed, games, opts, num_actions):
     """`games` random games with seeds first_seed.. on one core, in the state buffer `s`;
     total decisions. Game g's playout key is SplitMix64 seeded with first_seed + g."""
-    key = np.zeros(2, dtype=np.int32)
+    return _games(aux, s, num_players, first_seed, games, opts, np.zeros(2, dtype=np.int32),
+                  np.zeros(num_actions, dtype=np.int8))
+
+
+@njit(cache=True)
+def _games(aux, s, num_players, first_seed, games, opts, key, mask):
+    aux, s, opts, key, mask = borrow(aux), borrow(s), borrow(opts), borrow(key), borrow(mask)
     total = 0
     for g in range(games):
         jit.init(aux, s, num_players, first_seed + g, opts)
         rng.seed_state(key, 0, first_seed + g)
-        total += random_playout(aux, s, key, num_actions)
+        total += playout_into(aux, s, key, mask)
     return total
 
 

@@ -1,22 +1,26 @@
 """Generic njit functions over the kernel protocol (`tradewinds.jit`), written once for
 every game: the Python-callable protocol entry points, determinization into a copy, random
 playouts. Each is compiled once per game (per aux type) and cached.
+
+Hot loops run on borrowed arguments (`tradewinds.borrow`): the game's kernels they call
+then pay no atomic reference counting per call.
 """
 
 import numpy as np
 from numba import njit
 
 from tradewinds import jit, jitcache, rng
+from tradewinds.borrow import borrow
 
 
 @njit(cache=True)
 def step(aux, s, a):
-    return jit.step(aux, s, a)
+    return jit.step(borrow(aux), borrow(s), a)
 
 
 @njit(cache=True)
 def legal_mask(aux, s, mask):
-    jit.legal_mask(aux, s, mask)
+    jit.legal_mask(borrow(aux), borrow(s), borrow(mask))
 
 
 @njit(cache=True)
@@ -37,7 +41,13 @@ def random_action(aux, s, mask, key):
 @njit(cache=True)
 def random_playout(aux, s, key, num_actions):
     """Uniformly random legal actions to the end; returns the number of decisions."""
-    mask = np.zeros(num_actions, dtype=np.int8)
+    return playout_into(aux, s, key, np.zeros(num_actions, dtype=np.int8))
+
+
+@njit(cache=True)
+def playout_into(aux, s, key, mask):
+    """random_playout with the caller's scratch `mask` (num_actions long)."""
+    aux, s, key, mask = borrow(aux), borrow(s), borrow(key), borrow(mask)
     steps = 0
     while not jit.is_terminal(aux, s):
         jit.step(aux, s, random_action(aux, s, mask, key))
