@@ -98,7 +98,7 @@ def builtin_names() -> frozenset:
     return BUILTIN
 
 
-BUILTIN = frozenset({"random", "heuristic", "noisy", "mcts", "ppo", "rllib"})
+BUILTIN = frozenset({"random", "heuristic", "noisy", "mcts", "ppo", "rllib", "az", "net"})
 
 
 def kernel_policy(name: str) -> str | None:

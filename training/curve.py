@@ -38,3 +38,37 @@ def draw(rows: list[dict], path: Path, title: str = "self-play") -> Path:
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return Path(path)
+
+
+def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Path:
+    """The PNG of an AlphaZero run's log rows (`training.alphazero.loop.LOG_COLUMNS`): the
+    raw net's and the search's win share against the heuristic, with Wilson 95% intervals,
+    against core-hours (top axis: wall-clock hours)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rated = [r for r in rows if r.get("net_vs_heuristic", "") != ""]
+    hours = [float(r["core_hours"]) for r in rated]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label, colour in (("net", "net (raw policy)", "tab:blue"),
+                               ("az", "az (net + search)", "tab:red")):
+        ax.plot(hours, _column(rated, f"{key}_vs_heuristic"), marker="o", color=colour,
+                label=f"{label} vs heuristic")
+        ax.fill_between(hours, _column(rated, f"{key}_low"), _column(rated, f"{key}_high"),
+                        color=colour, alpha=0.2, linewidth=0)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("core-hours")
+    ax.set_ylabel("win share against the heuristic")
+    ax.set_title(title)
+    if rated and float(rated[-1]["core_hours"]) > 0:
+        ratio = float(rated[-1]["seconds"]) / 3600 / float(rated[-1]["core_hours"])
+        top = ax.secondary_xaxis("top", functions=(lambda x: x * ratio, lambda x: x / ratio))
+        top.set_xlabel("wall-clock hours")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return Path(path)

@@ -112,3 +112,37 @@ def test_choice_ignores_hidden_parts(name, game_name, n):
             f"position {i})")
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("kind", ["az", "net"])
+@pytest.mark.parametrize("game_name,n", [("hansa", 2), ("voyage", 3)])
+def test_net_agents_ignore_hidden_parts(kind, game_name, n, tmp_path):
+    """`az` (net-guided search) and `net` (the raw policy), with a random net whose
+    choices depend on every input: the same choice on every hidden variant."""
+    from agents import pvnet
+
+    game = registry.game(game_name)
+    config = pvnet.NetConfig(game_name, n, game.obs_size, game.num_actions, 32, 1)
+    path = pvnet.save(tmp_path / "net.npz", pvnet.random_weights(config, seed=3), config)
+    kwargs = {"simulations": 24} if kind == "az" else {}
+    agent = agents.make_agent(f"{kind}:{path}", game=game_name, **kwargs)
+    rng = np.random.default_rng(11)
+    checked = 0
+    for i, s in enumerate(positions(game_name, n, 12, seed=n + 20)):
+        p = game.current_player(s)
+        variant = hansa_variant(s, rng) if game_name == "hansa" else voyage_variant(s, p, rng)
+        if variant is None:
+            continue
+        pick = choice if kind == "az" else _policy_choice
+        assert pick(agent, game, s, i) == pick(agent, game, variant, i), (
+            f"{kind} changed its choice when only hidden parts changed ({game_name}, "
+            f"position {i})")
+        checked += 1
+    assert checked >= 5
+
+
+def _policy_choice(agent, game, state, seed: int) -> int:
+    """An agent without needs_state gets the observation and mask only (as the arena)."""
+    p = game.current_player(state)
+    return agent.act(game.observe(state, p), game.legal_mask(state),
+                     np.random.default_rng(seed))

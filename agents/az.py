@@ -1,0 +1,139 @@
+"""`az`, `az:<path>`, `net` and `net:<path>`: the policy-value nets as players.
+
+``az`` searches with the net (`agents.az_search`): ``simulations`` per decision (default
+the search config's), or as many as ``time_budget`` seconds allow. ``net`` plays the raw
+policy, the arg-max of the masked logits, with no search. Without a path they load the
+net shipped for the game and the player count of the game in play
+(``agents/nets/<game>_<n>p.npz``, trained by the command in its metadata); with a path,
+any net file that `tradewinds train --algo alphazero` wrote.
+
+Both see only what their seat may see: ``net`` reads the observation and the legal mask;
+``az`` reads the real state only through the search's determinizations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from agents import az_search, pvnet
+
+NETS = Path(__file__).parent / "nets"
+
+
+def shipped(game: str, num_players: int) -> Path:
+    """Where the shipped net of `game` at `num_players` lives."""
+    return NETS / f"{game}_{num_players}p.npz"
+
+
+def players_in(observation) -> int:
+    """The player count from an observation (both games open with its one-hot)."""
+    return 2 + int(np.argmax(np.asarray(observation)[:3]))
+
+
+class _Nets:
+    """The nets of one agent by player count: the one file given, or the shipped ones."""
+
+    def __init__(self, game, path: str | None):
+        self.game, self.path = game, path
+        self._loaded: dict[int, tuple] = {}
+        if path is not None:
+            weights, config, meta = pvnet.load(path)
+            self._check(config, Path(path))
+            self._loaded[config.num_players] = (weights, config, meta)
+
+    def _check(self, config: pvnet.NetConfig, path: Path) -> None:
+        g = self.game
+        if (config.game, config.obs_size, config.num_actions) != (
+                g.name, g.obs_size, g.num_actions):
+            raise ValueError(f"{path} is a net for {config.game!r} ({config.obs_size} inputs, "
+                             f"{config.num_actions} actions), not for {g.name!r}")
+
+    def get(self, num_players: int) -> tuple:
+        if num_players in self._loaded:
+            return self._loaded[num_players]
+        if self.path is not None:
+            have = next(iter(self._loaded))
+            raise ValueError(f"{self.path} is a net for {have} players, "
+                             f"the game has {num_players}")
+        path = shipped(self.game.name, num_players)
+        if not path.is_file():
+            raise ValueError(
+                f"no shipped net for {self.game.name} at {num_players} players ({path}); train "
+                f"one with `tradewinds train {self.game.name} --algo alphazero --players "
+                f"{num_players}` and play it as az:<path>")
+        weights, config, meta = pvnet.load(path)
+        self._check(config, path)
+        self._loaded[num_players] = (weights, config, meta)
+        return self._loaded[num_players]
+
+
+class NetAgent:
+    """`net`: the raw policy of a net, no search (arg-max over the legal actions)."""
+
+    def __init__(self, game: str = "hansa", spec: str | None = None):
+        from tradewinds import registry
+
+        self.game = registry.game(game)
+        self.nets = _Nets(self.game, spec)
+        self.name = "net" if spec is None else f"net:{spec}"
+
+    def act(self, observation, action_mask, rng: np.random.Generator) -> int:
+        weights, _, _ = self.nets.get(players_in(observation))
+        logits, _ = pvnet.run(weights, np.asarray(observation, dtype=np.float32))
+        return int(np.argmax(np.where(np.asarray(action_mask) != 0, logits, -np.inf)))
+
+    def __repr__(self) -> str:
+        return f"NetAgent(game={self.game.name!r}, name={self.name!r})"
+
+
+class AlphaZeroAgent:
+    """`az`: the net guiding IS-MCTS; the most visited root action."""
+
+    needs_state = True
+
+    def __init__(self, game: str = "hansa", spec: str | None = None,
+                 simulations: int | None = None, time_budget: float | None = None,
+                 c: float | None = None):
+        from tradewinds import registry
+
+        self.game = registry.game(game)
+        self.nets = _Nets(self.game, spec)
+        config = az_search.SearchConfig()
+        if simulations is not None:
+            config.simulations = simulations
+        if c is not None:
+            config.c = c
+        config.check()
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
+        self.config, self.time_budget = config, time_budget
+        self.name = "az" if spec is None else f"az:{spec}"
+        self._searchers: dict[int, az_search.Searcher] = {}
+
+    def _searcher(self, num_players: int) -> az_search.Searcher:
+        if num_players not in self._searchers:
+            weights, _, _ = self.nets.get(num_players)
+            self._searchers[num_players] = az_search.Searcher(self.game, weights, 1,
+                                                              self.config)
+        return self._searchers[num_players]
+
+    def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
+        from agents.heuristic import rng_key
+
+        if state is None:
+            raise ValueError("the az agent needs state= (the arena and envs pass it)")
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 1:
+            return int(legal[0])
+        searcher = self._searcher(players_in(observation))
+        player = np.array([self.game.current_player(state)], dtype=np.int64)
+        keys = rng_key(rng)[None].copy()
+        visits = searcher.run(np.ascontiguousarray(state[None]), player, keys,
+                              time_budget=self.time_budget)
+        return az_search.best_action(visits[0], np.asarray(action_mask))
+
+    def __repr__(self) -> str:
+        return (f"AlphaZeroAgent(game={self.game.name!r}, name={self.name!r}, "
+                f"simulations={self.config.simulations})")

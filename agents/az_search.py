@@ -1,0 +1,373 @@
+"""Net-guided information-set MCTS over many games at once (AlphaZero's search on SO-ISMCTS).
+
+The search of `agents.ismcts`, with the policy-value net (`agents.pvnet`) in place of the
+heuristic prior and the rollouts: every simulation samples a determinization of the real
+state for the searcher (`tradewinds.jit.determinize`), walks the tree by action ids with
+PUCT (the net's prior over the actions legal in that determinization, availability counts
+in place of the parent's visits), and judges the leaf it reaches by the net's value, the
+expected win share of every seat. A finished game is judged by its returns.
+
+Many games are searched side by side (a `Forest`, one tree per game): one *wave* takes
+one simulation of every game to its leaf, puts all the leaves' observations through one
+forward pass, then expands and backs up. Waves run inside one njit call, so there is no
+Python per simulation; a time budget is kept by running waves in chunks.
+
+The search sees the real state only through `determinize`, its observation and its own
+legal actions (tests/agents: the honesty test).
+
+Selection at a node where seat p moves: Q + c * P * sqrt(availability) / (1 + visits),
+P the prior renormalised over the legal actions; an action not tried yet is valued at the
+net's value of the node for p, less ``fpu_reduction`` (first-play urgency).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls, loaded first)
+from numba import njit
+from threadpoolctl import ThreadpoolController
+
+from agents import pvnet
+from agents.ismcts import _legal_list, _scratch_mask
+from tradewinds import jit, jitcache
+
+PRIOR_FLOOR = 1e-3      # prior mass spread over legal actions the net gave nothing to
+_BLAS = None            # a ThreadpoolController, made on first use
+
+
+@dataclass
+class SearchConfig:
+    """Settings of the search; the defaults are what the shipped nets are played with."""
+
+    simulations: int = 200
+    c: float = 1.5
+    fpu_reduction: float = 0.1
+    dirichlet_alpha: float = 0.3      # root noise, self-play only
+    noise_fraction: float = 0.25
+
+    def check(self) -> None:
+        if not isinstance(self.simulations, (int, np.integer)) or self.simulations < 1:
+            raise ValueError(f"simulations must be a positive integer, got {self.simulations!r}")
+        if not self.c >= 0:
+            raise ValueError(f"c must be >= 0, got {self.c!r}")
+        if not 0.0 <= self.noise_fraction <= 1.0:
+            raise ValueError(f"noise_fraction must be in [0, 1], got {self.noise_fraction!r}")
+        if not self.dirichlet_alpha > 0:
+            raise ValueError(f"dirichlet_alpha must be positive, got {self.dirichlet_alpha!r}")
+
+
+class Forest:
+    """The trees of `games` searches, up to `max_nodes` nodes each (node 0: the root)."""
+
+    def __init__(self, games: int, max_nodes: int, num_actions: int, obs_size: int,
+                 state_size: int):
+        g, m, a = games, max_nodes, num_actions
+        self.children = np.full((g, m, a), -1, dtype=np.int32)
+        self.prior = np.zeros((g, m, a), dtype=np.float32)
+        self.expanded = np.zeros((g, m), dtype=np.int8)
+        self.visits = np.zeros((g, m), dtype=np.int64)
+        self.avail = np.zeros((g, m), dtype=np.int64)
+        self.value = np.zeros((g, m), dtype=np.float64)
+        self.mover = np.zeros((g, m), dtype=np.int64)
+        self.netval = np.zeros((g, m, pvnet.MAX_SEATS), dtype=np.float32)
+        self.size = np.ones(g, dtype=np.int64)
+        # scratch for one wave
+        self.states = np.zeros((g, state_size), dtype=np.int32)
+        self.obs = np.zeros((g, obs_size), dtype=np.float32)
+        self.masks = np.zeros((g, (a + 7) // 8 * 8), dtype=np.int8)
+        self.paths = np.zeros((g, m + 1), dtype=np.int64)
+
+    @property
+    def games(self) -> int:
+        return self.children.shape[0]
+
+    @property
+    def max_nodes(self) -> int:
+        return self.children.shape[1]
+
+    def arrays(self) -> tuple:
+        return (self.children, self.prior, self.expanded, self.visits, self.avail,
+                self.value, self.mover, self.netval, self.size)
+
+    def reset(self) -> None:
+        _reset(*self.arrays())
+
+
+@njit(cache=True)
+def _reset(children, prior, expanded, visits, avail, value, mover, netval, size):
+    for g in range(children.shape[0]):
+        for n in range(size[g]):
+            for a in range(children.shape[2]):
+                children[g, n, a] = -1
+                prior[g, n, a] = 0.0
+            expanded[g, n] = 0
+            visits[g, n] = 0
+            avail[g, n] = 0
+            value[g, n] = 0.0
+            mover[g, n] = 0
+        size[g] = 1
+
+
+@njit(cache=True)
+def _select(prior, children, visits, avail, value, netval, node, legal, k, p, c, fpu_reduction):
+    """The legal action (`legal[:k]`) maximising PUCT at `node` of one tree, for seat p to
+    move; bumps the availabilities of the legal children."""
+    total = 0.0
+    for i in range(k):
+        total += prior[node, legal[i]]
+    total += PRIOR_FLOOR
+    fpu = netval[node, p] - fpu_reduction
+    sqrt_parent = math.sqrt(visits[node] + 1.0)
+    best, best_a = -1e300, -1
+    for i in range(k):
+        a = legal[i]
+        p_a = (prior[node, a] + PRIOR_FLOOR / k) / total
+        ch = children[node, a]
+        if ch >= 0:
+            avail[ch] += 1
+            n = visits[ch]
+            q = value[ch] / n if n > 0 else fpu
+            u = q + c * p_a * math.sqrt(avail[ch]) / (1.0 + n)
+        else:
+            u = fpu + c * p_a * sqrt_parent
+        if u > best:
+            best, best_a = u, a
+    return best_a
+
+
+@njit(cache=True)
+def _descend(aux, s, g, forest_arrays, path, buf, words, legal, c, fpu_reduction):
+    """One simulation of tree g from the determinization `s` down to a leaf, growing the
+    tree by the child it steps into. Returns (depth, leaf node or -1 when the tree is
+    full, True when the game is over at the leaf)."""
+    children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
+    num_actions = children.shape[2]
+    mask = buf[:num_actions]
+    node, depth = 0, 0
+    path[0] = 0
+    while True:
+        if jit.is_terminal(aux, s):
+            return depth, node, True
+        if expanded[g, node] == 0:
+            return depth, node, False
+        jit.legal_mask(aux, s, mask)
+        k = _legal_list(buf, words, legal)
+        p = jit.current_player(aux, s)
+        a = _select(prior[g], children[g], visits[g], avail[g], value[g], netval[g], node,
+                    legal, k, p, c, fpu_reduction)
+        ch = children[g, node, a]
+        jit.step(aux, s, a)
+        if ch < 0:
+            if size[g] >= children.shape[1]:
+                return depth, -1, jit.is_terminal(aux, s)
+            ch = size[g]
+            size[g] += 1
+            children[g, node, a] = ch
+            mover[g, ch] = p
+            avail[g, ch] = 1
+        depth += 1
+        path[depth] = ch
+        node = ch
+
+
+@njit(cache=True)
+def _backup(visits, value, mover, g, path, depth, ret):
+    visits[g, 0] += 1
+    for i in range(1, depth + 1):
+        n = path[i]
+        visits[g, n] += 1
+        value[g, n] += ret[mover[g, n]]
+
+
+@njit(cache=True)
+def _expand(prior, expanded, netval, g, node, logits, value_logits, mask, n, observer, ret):
+    """Set node's prior and the net's seat values from one forward pass row; `ret`
+    receives the seat values (absolute seats) for the backup."""
+    pvnet.seat_values(value_logits, n, observer, ret)
+    if node >= 0:
+        pvnet.masked_softmax(logits, mask, prior[g, node])
+        expanded[g, node] = 1
+        for p in range(ret.shape[0]):
+            netval[g, node, p] = ret[p]
+
+
+@njit(cache=True)
+def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, forest_arrays,
+             states, obs, masks, paths):
+    """Run `waves` waves over every game g whose root visits are below sims[g]: each takes
+    one simulation of tree g from a fresh determinization of roots[g] for players[g]
+    (keys[g]: its generator) to a leaf; the leaves that need the net go through one
+    forward pass. Returns the simulations run."""
+    children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
+    games = roots.shape[0]
+    num_actions = children.shape[2]
+    buf, words = _scratch_mask(num_actions)
+    legal = np.zeros(buf.shape[0], dtype=np.int64)
+    ret = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
+    pending = np.zeros(games, dtype=np.int64)
+    leaf = np.zeros(games, dtype=np.int64)
+    depth = np.zeros(games, dtype=np.int64)
+    observer = np.zeros(games, dtype=np.int64)
+    logits = np.zeros((games, num_actions), dtype=np.float32)
+    value_logits = np.zeros((games, pvnet.MAX_SEATS), dtype=np.float32)
+    done = 0
+    for _ in range(waves):
+        m = 0
+        for g in range(games):
+            if visits[g, 0] >= sims[g]:
+                continue
+            s = states[g]
+            for i in range(s.shape[0]):
+                s[i] = roots[g, i]
+            jit.determinize(aux, s, players[g], keys[g])
+            d, node, over = _descend(aux, s, g, forest_arrays, paths[g], buf, words, legal,
+                                     c, fpu_reduction)
+            done += 1
+            if over:
+                jit.returns(aux, s, ret)
+                _backup(visits, value, mover, g, paths[g], d, ret)
+                continue
+            p = jit.current_player(aux, s)
+            jit.observe(aux, s, p, obs[m])
+            jit.legal_mask(aux, s, masks[m, :num_actions])
+            pending[m], leaf[m], depth[m], observer[m] = g, node, d, p
+            m += 1
+        if m == 0:
+            if done == 0 or _all_done(visits, sims):
+                break
+            continue
+        pvnet.forward(w, obs[:m], logits[:m], value_logits[:m])
+        for i in range(m):
+            g = pending[i]
+            _expand(prior, expanded, netval, g, leaf[i], logits[i], value_logits[i],
+                    masks[i, :num_actions], roots[g, 0], observer[i], ret)
+            _backup(visits, value, mover, g, paths[g], depth[i], ret)
+    return done
+
+
+@njit(cache=True)
+def _all_done(visits, sims):
+    for g in range(sims.shape[0]):
+        if visits[g, 0] < sims[g]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def expand_roots(aux, w, roots, players, forest_arrays, obs, masks):
+    """Evaluate every root (its searcher's own observation and legal actions) in one
+    forward pass and expand it; its visit count starts at 1."""
+    children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
+    games = roots.shape[0]
+    num_actions = children.shape[2]
+    ret = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
+    logits = np.zeros((games, num_actions), dtype=np.float32)
+    value_logits = np.zeros((games, pvnet.MAX_SEATS), dtype=np.float32)
+    for g in range(games):
+        jit.observe(aux, roots[g], players[g], obs[g])
+        jit.legal_mask(aux, roots[g], masks[g, :num_actions])
+    pvnet.forward(w, obs[:games], logits, value_logits)
+    for g in range(games):
+        _expand(prior, expanded, netval, g, 0, logits[g], value_logits[g],
+                masks[g, :num_actions], roots[g, 0], players[g], ret)
+        visits[g, 0] = 1
+
+
+@njit(cache=True)
+def root_visits(children, visits, g, out):
+    """out[a] = visits of root child a of tree g (0 where never tried)."""
+    for a in range(children.shape[2]):
+        ch = children[g, 0, a]
+        out[a] = visits[g, ch] if ch >= 0 else 0
+
+
+class Searcher:
+    """The net-guided search for up to `games` games at once, with one `Forest` reused
+    from decision to decision."""
+
+    CHUNK = 16      # waves per njit call under a time budget
+
+    def __init__(self, game, weights: pvnet.Weights, games: int = 1,
+                 config: SearchConfig | None = None):
+        self.game, self.weights = game, weights
+        self.config = config or SearchConfig()
+        self.config.check()
+        self.forest = Forest(games, self.config.simulations + 1, game.num_actions,
+                             game.obs_size, game.state_size)
+
+    def run(self, roots: np.ndarray, players: np.ndarray, keys: np.ndarray,
+            sims: np.ndarray | None = None, noise: np.random.Generator | None = None,
+            time_budget: float | None = None) -> np.ndarray:
+        """Search every row of `roots` [G, STATE_SIZE] for players[g], keys[g] (int32[G, 2],
+        advanced); returns the root visit counts [G, num_actions]. `sims[g]` caps game g
+        (default: the config's simulations); `noise`: mix Dirichlet noise into the root
+        priors (self-play); `time_budget`: seconds for the whole batch."""
+        cfg, f = self.config, self.forest
+        games = roots.shape[0]
+        if games > f.games:
+            raise ValueError(f"{games} roots for a searcher of {f.games} games")
+        if sims is None:
+            sims = np.full(games, cfg.simulations, dtype=np.int64)
+        sims = np.minimum(np.asarray(sims, dtype=np.int64), f.max_nodes - 1)
+        with _one_blas_thread():
+            return self._run(roots, players, keys, sims, noise, time_budget)
+
+    def _run(self, roots, players, keys, sims, noise, time_budget) -> np.ndarray:
+        cfg, f = self.config, self.forest
+        games = roots.shape[0]
+        f.reset()
+        arrays = tuple(a[:games] for a in f.arrays())
+        aux = self.game.aux
+        expand_roots(aux, self.weights, roots, players, arrays, f.obs, f.masks)
+        if noise is not None and cfg.noise_fraction > 0:
+            self._add_noise(games, noise)
+        waves = int(sims.max())
+        if time_budget is None:
+            simulate(aux, self.weights, roots, players, keys, sims, waves, cfg.c,
+                     cfg.fpu_reduction, arrays, f.states, f.obs, f.masks, f.paths)
+        else:
+            deadline = time.perf_counter() + time_budget
+            done = 0
+            while done < waves and (done == 0 or time.perf_counter() < deadline):
+                step = min(self.CHUNK, waves - done)
+                simulate(aux, self.weights, roots, players, keys, sims, step, cfg.c,
+                         cfg.fpu_reduction, arrays, f.states, f.obs, f.masks, f.paths)
+                done += step
+        out = np.zeros((games, self.game.num_actions), dtype=np.int64)
+        for g in range(games):
+            root_visits(f.children, f.visits, g, out[g])
+        return out
+
+    def _add_noise(self, games: int, gen: np.random.Generator) -> None:
+        cfg, f = self.config, self.forest
+        na = self.game.num_actions
+        for g in range(games):
+            legal = np.flatnonzero(f.masks[g, :na])
+            if legal.size < 2:
+                continue
+            eta = gen.dirichlet(np.full(legal.size, cfg.dirichlet_alpha))
+            p = f.prior[g, 0, legal]
+            f.prior[g, 0, legal] = (1 - cfg.noise_fraction) * p + cfg.noise_fraction * eta
+
+
+def _one_blas_thread():
+    """BLAS on one thread while the search runs: the batched forward pass is small
+    matrices, and BLAS threads woken for each of them slow it down on a loaded machine
+    (measured in docs/alphazero.md)."""
+    global _BLAS
+    if _BLAS is None:
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
+
+
+def best_action(visits: np.ndarray, mask: np.ndarray) -> int:
+    """The most visited legal action (ties: the lowest id)."""
+    v = np.where(mask != 0, visits, -1)
+    return int(np.argmax(v))
+
+
+jitcache.refresh(globals())

@@ -1,0 +1,138 @@
+"""The policy-value net (agents.pvnet), its torch twin and the net-guided search."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+from agents import az_search, pvnet
+from tradewinds import registry
+
+
+def small_config(game, n=2, hidden=32, blocks=1):
+    g = registry.game(game)
+    return pvnet.NetConfig(game, n, g.obs_size, g.num_actions, hidden, blocks)
+
+
+def test_masked_softmax_puts_nothing_on_illegal_actions():
+    logits = np.array([5.0, 1.0, 9.0, -2.0], np.float32)
+    mask = np.array([1, 1, 0, 1], np.int8)
+    out = np.zeros(4, np.float32)
+    pvnet.masked_softmax(logits, mask, out)
+    assert out[2] == 0.0
+    assert out.sum() == pytest.approx(1.0)
+    assert out[0] > out[1] > out[3] > 0
+
+
+def test_seat_values_rotate_to_absolute_seats_and_sum_to_one():
+    out = np.zeros(4)
+    pvnet.seat_values(np.array([2.0, 0.0, 1.0, 50.0], np.float32), 3, 2, out)
+    assert out.sum() == pytest.approx(1.0)
+    assert out[3] == 0.0                       # absent seat, whatever its logit
+    assert out[2] > out[1] > out[0]            # observer 2 gets entry 0, seat 0 entry 1
+
+
+@pytest.mark.parametrize("game", ["hansa", "voyage"])
+def test_numba_forward_equals_torch_forward(game):
+    torch = pytest.importorskip("torch")
+    from training.alphazero.net import PolicyValueNet
+
+    config = small_config(game, n=3, blocks=2)
+    net = PolicyValueNet(config)
+    torch.nn.init.normal_(net.v.weight)       # the value head starts at zero: perturb it
+    g = registry.game(game)
+    obs = np.stack([g.observe(g.new_state(3, i), i % 3) for i in range(5)])
+    with torch.no_grad():
+        t_logits, t_values = net(torch.from_numpy(obs))
+    logits, values = pvnet.run(net.to_weights(), obs)
+    np.testing.assert_allclose(logits, t_logits.numpy(), atol=1e-4)
+    np.testing.assert_allclose(values[:, :3], t_values.numpy()[:, :3], atol=1e-4)
+    assert np.isneginf(t_values.numpy()[:, 3]).all()       # the absent fourth seat
+    back = PolicyValueNet(config)
+    back.load_weights(net.to_weights())
+    for a, b in zip(net.parameters(), back.parameters(), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_save_load_round_trip_and_bad_files(tmp_path):
+    config = small_config("hansa")
+    w = pvnet.random_weights(config, seed=1)
+    path = pvnet.save(tmp_path / "n.npz", w, config, {"command": "x"})
+    w2, config2, meta = pvnet.load(path)
+    assert config2 == config and meta == {"command": "x"}
+    for a, b in zip(w, w2, strict=True):
+        np.testing.assert_array_equal(a, b)
+    (tmp_path / "junk.npz").write_bytes(b"not a net")
+    with pytest.raises(ValueError, match="not a tradewinds net file"):
+        pvnet.load(tmp_path / "junk.npz")
+    with pytest.raises(ValueError, match="no net file"):
+        pvnet.load(tmp_path / "missing.npz")
+    wrong = w._replace(w_pi=np.zeros((3, 3), np.float32))
+    with pytest.raises(ValueError, match="w_pi"):
+        pvnet.save(tmp_path / "w.npz", wrong, config)
+
+
+def _policy_net(config, favourite: int) -> pvnet.Weights:
+    """A stub net: flat value, policy logits +8 on `favourite`, 0 elsewhere."""
+    w = pvnet.random_weights(config, seed=0, scale=0.0)
+    b_pi = np.zeros(config.num_actions, np.float32)
+    b_pi[favourite] = 8.0
+    return w._replace(b_pi=b_pi)
+
+
+def _search(game, weights, roots, sims, seed=0):
+    g = registry.game(game)
+    searcher = az_search.Searcher(g, weights, len(roots),
+                                  az_search.SearchConfig(simulations=sims))
+    players = np.array([g.current_player(r) for r in roots], np.int64)
+    keys = np.arange(2 * len(roots), dtype=np.int32).reshape(-1, 2) + seed
+    return searcher.run(np.stack(roots), players, keys)
+
+
+def test_search_follows_a_stub_prior_and_counts_every_simulation():
+    g = registry.game("hansa")
+    root = g.new_state(2, 5)
+    legal = np.flatnonzero(g.legal_mask(root))
+    assert legal.size > 2
+    config = small_config("hansa")
+    visits = _search("hansa", _policy_net(config, int(legal[1])), [root], 60)[0]
+    assert visits.sum() == 59                          # the root's own evaluation is one
+    assert visits[np.setdiff1d(np.arange(g.num_actions), legal)].sum() == 0
+    assert np.argmax(visits) == legal[1]
+    # a flat net: PUCT with equal priors and equal values tries every action
+    flat = _search("hansa", pvnet.random_weights(config, 0, scale=0.0), [root], 60)[0]
+    assert (flat[legal] > 0).all()
+
+
+@pytest.mark.parametrize("game", ["hansa", "voyage"])
+def test_batched_search_equals_one_game_searches(game):
+    g = registry.game(game)
+    config = small_config(game)
+    w = pvnet.random_weights(config, seed=4)
+    roots = [g.new_state(2, s) for s in (1, 2, 3)]
+    together = _search(game, w, roots, 40)
+    for i, r in enumerate(roots):
+        alone = az_search.Searcher(g, w, 1, az_search.SearchConfig(simulations=40))
+        key = (np.arange(2 * len(roots), dtype=np.int32).reshape(-1, 2))[i:i + 1].copy()
+        v = alone.run(r[None].copy(), np.array([g.current_player(r)], np.int64), key)
+        np.testing.assert_array_equal(v[0], together[i])
+
+
+def test_net_agents_play_legal_games_and_refuse_a_wrong_net(tmp_path):
+    from studies import arena
+
+    config = small_config("voyage")
+    path = pvnet.save(tmp_path / "v.npz", pvnet.random_weights(config, 2), config)
+    study = arena.Study.create("voyage", 2, [f"az:{path}", f"net:{path}"],
+                               options={"max_rounds": 6}, seating="rotate",
+                               agent_kwargs={f"az:{path}": {"simulations": 8}})
+    rows = arena.play_chunk(study, range(2))
+    assert all(r["steps"] > 0 for r in rows)            # every move legal, or step raises
+    with pytest.raises(ValueError, match="not for 'hansa'"):
+        agents.make_agent(f"net:{path}", game="hansa")
+    with pytest.raises(ValueError, match="for 2 players, the game has 3"):
+        agent = agents.make_agent(f"net:{path}", game="voyage")
+        g = registry.game("voyage")
+        s = g.new_state(3, 0)
+        agent.act(g.observe(s, 0), g.legal_mask(s), np.random.default_rng(0))

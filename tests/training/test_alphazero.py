@@ -1,0 +1,84 @@
+"""The AlphaZero loop end to end on a tiny configuration: warm start, self-play, learning,
+ratings, checkpoints, and a resume that continues exactly."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from agents import pvnet  # noqa: E402
+from tradewinds import registry  # noqa: E402
+from training.alphazero import replay, selfplay, warmstart  # noqa: E402
+from training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
+
+TINY = dict(game="hansa", players=2, warm_games=12, warm_epochs=1, positions=60, games=4,
+            simulations=8, fast_simulations=3, train_steps=3, batch_size=32, rate_every=2,
+            rate_games=2, rate_simulations=4, hidden=16, blocks=1, progress=False)
+
+
+def test_heuristic_records_are_legal_one_hot_decisions_with_outcomes():
+    g = registry.game("voyage")
+    rec = warmstart.heuristic_records(g, 3, 4, seed=9)
+    n = len(rec["obs"])
+    assert n > 50
+    picked = rec["policy"].argmax(1)
+    assert rec["mask"][np.arange(n), picked].all()             # the heuristic's move is legal
+    assert (rec["mask"].sum(1) > 1).all()                      # forced moves are not recorded
+    np.testing.assert_allclose(rec["value"].sum(1), 1.0, atol=1e-6)
+    assert (rec["value"][:, 3] == 0).all()
+
+
+def test_selfplay_records_visit_distributions_on_legal_actions():
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
+    sp = selfplay.SelfPlay(g, 2, pvnet.random_weights(config, 1),
+                           selfplay.SelfPlayConfig(games=3, simulations=6, fast_simulations=2))
+    rec = sp.play(20, seed=1)
+    assert len(rec["obs"]) >= 20 and sp.games_finished >= 1
+    assert (rec["policy"][~rec["mask"]] == 0).all()
+    np.testing.assert_allclose(rec["policy"].sum(1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(rec["value"][:, :2].sum(1), 1.0, atol=1e-6)
+
+
+def test_replay_buffer_keeps_the_newest_and_round_trips(tmp_path):
+    buf = replay.ReplayBuffer(5, 3, 2)
+    rec = selfplay.empty_records(3, 2, 7)
+    rec["value"][:, 0] = np.arange(7)
+    buf.add(rec)
+    assert buf.size == 5 and sorted(buf.data["value"][:, 0]) == [2, 3, 4, 5, 6]
+    buf.save(tmp_path / "r.npz")
+    back = replay.ReplayBuffer.load(tmp_path / "r.npz", 5, 3, 2)
+    assert back.added == 7 and sorted(back.data["value"][:, 0]) == [2, 3, 4, 5, 6]
+
+
+def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
+    import agents
+
+    straight = train(AlphaZeroConfig(**TINY, iterations=3, out=str(tmp_path / "a")))
+    train(AlphaZeroConfig(**TINY, iterations=2, out=str(tmp_path / "b")))
+    with pytest.raises(FileExistsError, match="--resume"):
+        train(AlphaZeroConfig(**TINY, iterations=3, out=str(tmp_path / "b")))
+    resumed = train(AlphaZeroConfig(**TINY, iterations=3, out=str(tmp_path / "b"),
+                                    resume=True))
+    for k in ("iteration", "positions", "games", "next_seed", "gen"):
+        assert resumed[k] == straight[k], k
+    wa, _, _ = pvnet.load(tmp_path / "a" / "net.npz")
+    wb, _, meta = pvnet.load(tmp_path / "b" / "net.npz")
+    for x, y in zip(wa, wb, strict=True):
+        np.testing.assert_allclose(x, y, atol=1e-5)
+    assert meta["iteration"] == 3 and "--algo alphazero" in meta["command"]
+    log = (tmp_path / "b" / "log.csv").read_text().splitlines()
+    assert len(log) == 1 + 3 and (tmp_path / "b" / "curve.png").stat().st_size > 0
+    assert json.loads((tmp_path / "b" / "config.json").read_text())["players"] == 2
+    with pytest.raises(ValueError, match="hidden"):
+        train(AlphaZeroConfig(**{**TINY, "hidden": 8}, iterations=4,
+                              out=str(tmp_path / "b"), resume=True))
+    agent = agents.make_agent(f"az:{tmp_path / 'b' / 'net.npz'}", game="hansa", simulations=6)
+    g = registry.game("hansa")
+    s = g.new_state(2, 3)
+    mask = g.legal_mask(s)
+    assert mask[agent.act(g.observe(s, 0), mask, np.random.default_rng(0), state=s)]

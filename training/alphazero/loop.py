@@ -1,0 +1,276 @@
+"""`tradewinds train <game> --algo alphazero`: expert iteration with the net-guided search.
+
+    from training.alphazero.loop import AlphaZeroConfig, train
+    train(AlphaZeroConfig(game="hansa", players=2, iterations=50))
+
+A run is a sequence of iterations after an optional warm start:
+
+0. warm start (once): `warm_games` heuristic games (`warmstart`), fitted for
+   `warm_epochs` epochs, so self-play begins near the heuristic instead of at random;
+1. self-play: `positions` searched positions from games of the current net
+   (`selfplay.SelfPlay`, playout-cap randomisation, root noise), into the replay buffer;
+2. learning: `train_steps` Adam steps on batches from the buffer;
+3. every `rate_every` iterations: the checkpoint's `net` and `az` rated against the
+   heuristic on fixed seeds (`rating`), a row in ``log.csv`` and the curve redrawn.
+
+Files in `out`, each written atomically, ``state.json`` last, so a killed run resumes
+from its last iteration (``resume=True``) with the same buffer, generator and optimizer:
+
+    config.json   the settings            net.npz      the latest net (agents.pvnet format)
+    learner.pt    net + optimizer state    replay.npz   the replay buffer
+    state.json    iteration, seeds, time   log.csv      one row per rated iteration
+    curve.png     ratings against core-hours
+
+Across sessions, ``net.npz`` and ``learner.pt`` are what to keep: a run resumed without
+``replay.npz`` starts with an empty buffer and says so.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from studies import run_fields as rf
+from tradewinds.cli_args import game_name, int_at_least, option
+from training import checkpoints as ck
+
+LOG_COLUMNS = ["iteration", "seconds", "core_hours", "positions", "games", "policy_loss",
+               "value_loss", "net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic",
+               "az_low", "az_high"]
+
+
+@dataclass
+class AlphaZeroConfig:
+    """Everything an AlphaZero run depends on (written to ``config.json``)."""
+
+    game: str = option("hansa", help="game name: hansa or voyage", positional=True,
+                       required=True, type=game_name)
+    players: int = option(2, type=int, help="player count, 2-4")
+    iterations: int = option(20, type=int_at_least(0), help="total iterations to reach")
+    out: str | None = option(None, help="run directory",
+                             show="results/train/az_<game>_<players>p")
+    resume: bool = option(False, help="continue the run in --out")
+    seed: int = option(0, type=int_at_least(0), help="seed")
+    hidden: int = option(256, type=int_at_least(1), help="width of the net's hidden layers")
+    blocks: int = option(2, type=int_at_least(0), help="residual hidden blocks")
+    warm_games: int = option(2000, type=int_at_least(0), help="heuristic games for the warm "
+                             "start (0: none)")
+    warm_epochs: int = option(4, type=int_at_least(1), help="epochs over the warm start")
+    positions: int = option(4000, type=int_at_least(1), help="recorded self-play positions "
+                            "per iteration")
+    games: int = option(32, type=int_at_least(1), help="self-play games played side by side")
+    simulations: int = option(100, type=int_at_least(2), help="simulations of a full search")
+    fast_simulations: int = option(25, type=int_at_least(1), help="simulations of a quick "
+                                   "(unrecorded) search")
+    full_share: float = option(0.25, type=float, help="share of decisions searched fully")
+    train_steps: int = option(400, type=int_at_least(1), help="learner steps per iteration")
+    batch_size: int = option(256, type=int_at_least(1), help="learner batch size")
+    lr: float = option(1e-3, type=float, help="learning rate (AdamW)")
+    replay: int = option(100_000, type=int_at_least(1), help="replay buffer capacity")
+    rate_every: int = option(5, type=int_at_least(1), help="iterations between ratings")
+    rate_games: int = option(40, type=int_at_least(1), help="rating games per agent")
+    rate_simulations: int = option(100, type=int_at_least(2), help="az simulations when "
+                                   "rated")
+    device: str = option("auto", choices=("auto", "cpu", "cuda"), help="learner device")
+    threads: int = option(1, type=int_at_least(1), help="torch threads of the learner")
+    progress: bool = rf.progress()
+
+    def __post_init__(self):
+        from tradewinds import registry
+
+        g = registry.game(self.game)
+        self.players = g.check_players(self.players)
+        if not 0.0 < self.full_share <= 1.0:
+            raise ValueError(f"full_share must be in (0, 1], got {self.full_share!r}")
+        if self.fast_simulations > self.simulations:
+            raise ValueError("fast_simulations must not exceed simulations")
+        if self.out is None:
+            self.out = f"results/train/az_{self.game}_{self.players}p"
+        self.out = str(self.out)
+
+    def settings(self) -> dict:
+        """What must match when a run is resumed."""
+        keep = ("game", "players", "hidden", "blocks", "seed")
+        return {k: v for k, v in asdict(self).items() if k in keep}
+
+
+class Run:
+    """One AlphaZero run: learner, self-play, buffer and the run's files."""
+
+    def __init__(self, config: AlphaZeroConfig, console=None):
+        import torch
+
+        from agents import pvnet
+        from tradewinds import registry
+        from training.alphazero.learner import Learner
+        from training.alphazero.replay import ReplayBuffer
+
+        self.config = c = config
+        self.console = console
+        self.out = Path(c.out)
+        self.game = g = registry.game(c.game)
+        torch.set_num_threads(c.threads)
+        self.net_config = pvnet.NetConfig(c.game, c.players, g.obs_size, g.num_actions,
+                                          c.hidden, c.blocks)
+        self.learner = Learner(self.net_config, lr=c.lr, device=c.device, seed=c.seed)
+        self.buffer = ReplayBuffer(c.replay, g.obs_size, g.num_actions)
+        self.state = {"iteration": 0, "next_seed": 0, "seconds": 0.0, "core_seconds": 0.0,
+                      "positions": 0, "games": 0, "warm": False, "gen": None}
+        state_file = self.out / "state.json"
+        if state_file.exists() and not c.resume:
+            raise FileExistsError(f"{state_file} exists: pass --resume to continue that run, "
+                                  f"or choose another --out")
+        if c.resume and state_file.exists():
+            self._restore()
+        else:
+            ck.write_json(self.out / "config.json", asdict(c))
+        self.gen = np.random.default_rng(c.seed)
+        if self.state["gen"] is not None:
+            self.gen.bit_generator.state = self.state["gen"]
+        self._selfplay = None
+
+    def _say(self, text: str) -> None:
+        if self.console is not None:
+            self.console.print(text)
+
+    def _restore(self) -> None:
+        import torch
+
+        from training.alphazero.replay import ReplayBuffer
+
+        stored = ck.read_json(self.out / "config.json")
+        for k, v in self.config.settings().items():
+            if stored.get(k) != v:
+                raise ValueError(f"--resume: {k} is {v!r} here but {stored.get(k)!r} in "
+                                 f"{self.out / 'config.json'}; use another --out")
+        self.state = ck.read_json(self.out / "state.json")
+        self.learner.load_state_dict(torch.load(self.out / "learner.pt", weights_only=False))
+        replay = self.out / "replay.npz"
+        if replay.exists():
+            g = self.game
+            self.buffer = ReplayBuffer.load(replay, self.config.replay, g.obs_size,
+                                            g.num_actions)
+        else:
+            self._say(f"resuming without {replay}: the replay buffer starts empty")
+
+    @property
+    def selfplay(self):
+        from agents.az_search import SearchConfig
+        from training.alphazero.selfplay import SelfPlay, SelfPlayConfig
+
+        c = self.config
+        if self._selfplay is None:
+            self._selfplay = SelfPlay(
+                self.game, c.players, self.learner.weights(),
+                SelfPlayConfig(games=c.games, simulations=c.simulations,
+                               fast_simulations=c.fast_simulations, full_share=c.full_share),
+                SearchConfig(simulations=c.simulations))
+        return self._selfplay
+
+    def warm_start(self) -> dict:
+        from training.alphazero.warmstart import heuristic_records
+
+        c = self.config
+        t0 = time.perf_counter()
+        records = heuristic_records(self.game, c.players, c.warm_games, seed=2**41 + c.seed)
+        held = heuristic_records(self.game, c.players, max(20, c.warm_games // 20),
+                                 seed=2**42 + c.seed)
+        losses = self.learner.fit(records, c.warm_epochs, c.batch_size, self.gen)
+        check = self.learner.evaluate(held)
+        self.state["warm"] = True
+        self._account(time.perf_counter() - t0, 1)
+        self._say(f"warm start: {len(records['obs'])} heuristic decisions, held-out agreement "
+                  f"{check['agreement']:.3f}, losses {losses}")
+        return check
+
+    def iteration(self) -> dict:
+        c, st = self.config, self.state
+        t0 = time.perf_counter()
+        sp = self.selfplay
+        sp.set_weights(self.learner.weights())
+        games_before = sp.games_finished
+        records = sp.play(c.positions, seed=(c.seed + 1) * 10**9 + st["next_seed"])
+        played = sp.games_finished - games_before
+        st["next_seed"] += played + c.games
+        self.buffer.add(records)
+        losses = self.learner.train(self.buffer, c.train_steps, c.batch_size, self.gen)
+        st["iteration"] += 1
+        st["positions"] += len(records["obs"])
+        st["games"] += played
+        self._account(time.perf_counter() - t0, 1)
+        return losses
+
+    def _account(self, seconds: float, cores: int) -> None:
+        self.state["seconds"] += seconds
+        self.state["core_seconds"] += seconds * cores
+
+    def rate(self) -> dict:
+        from training.alphazero.rating import win_share
+
+        c = self.config
+        path = str(self.out / "net.npz")
+        net = win_share(f"net:{path}", "heuristic", c.game, c.players, c.rate_games)
+        az = win_share(f"az:{path}", "heuristic", c.game, c.players, c.rate_games,
+                       agent_kwargs={"simulations": c.rate_simulations})
+        return {"net_vs_heuristic": net.rate, "net_low": net.low, "net_high": net.high,
+                "az_vs_heuristic": az.rate, "az_low": az.low, "az_high": az.high}
+
+    def checkpoint(self) -> None:
+        import torch
+
+        from agents import pvnet
+
+        st = self.state
+        meta = {"iteration": st["iteration"], "positions": st["positions"],
+                "games": st["games"], "core_hours": st["core_seconds"] / 3600,
+                "command": self.command()}
+        pvnet.save(self.out / "net.npz", self.learner.weights(), self.net_config, meta)
+        ck.atomic_write(self.out / "learner.pt",
+                        lambda tmp: torch.save(self.learner.state_dict(), tmp))
+        self.buffer.save(self.out / "replay.npz")
+        st["gen"] = self.gen.bit_generator.state
+        ck.write_json(self.out / "state.json", st)
+
+    def command(self) -> str:
+        c = self.config
+        return (f"tradewinds train {c.game} --algo alphazero --players {c.players} "
+                f"--iterations {c.iterations} --seed {c.seed} --out {c.out}")
+
+    def log(self, row: dict) -> None:
+        from training import curve
+
+        path = self.out / "log.csv"
+        ck.append_row(path, LOG_COLUMNS, {k: row.get(k, "") for k in LOG_COLUMNS})
+        rows = ck.read_rows(path)
+        curve.draw_alphazero(rows, self.out / "curve.png",
+                             title=f"AlphaZero {self.config.game}, {self.config.players} players")
+
+
+def train(config: AlphaZeroConfig, console=None) -> dict:
+    """Run (or resume) `config` to its iteration count; returns the final state."""
+    run = Run(config, console)
+    c, st = config, run.state
+    if c.warm_games and not st["warm"]:
+        run.warm_start()
+        run.checkpoint()
+    from rich.progress import Progress
+
+    with Progress(disable=not c.progress) as bar:
+        task = bar.add_task("alphazero", total=c.iterations, completed=st["iteration"])
+        while st["iteration"] < c.iterations:
+            losses = run.iteration()
+            run.checkpoint()
+            row = {"iteration": st["iteration"], "seconds": round(st["seconds"], 1),
+                   "core_hours": round(st["core_seconds"] / 3600, 4),
+                   "positions": st["positions"], "games": st["games"], **losses}
+            if st["iteration"] % c.rate_every == 0 or st["iteration"] == c.iterations:
+                row.update(run.rate())
+                run._say(json.dumps({k: (round(v, 3) if isinstance(v, float) else v)
+                                     for k, v in row.items()}))
+            run.log(row)
+            bar.update(task, completed=st["iteration"])
+    return st

@@ -1,0 +1,145 @@
+"""Self-play: many games at once, every decision searched by the net (`agents.az_search`).
+
+Each call of `play` runs `games` games side by side until the finished games hold
+`positions` searched positions (finished games are replaced by new ones; the games still
+running at the end are dropped, so every record has its game's outcome). A record is the decider's
+observation, legal mask, the search's visit distribution and the game's returns as seen
+from the decider (entry r: the seat r places after it), the form the net predicts.
+
+Playout-cap randomisation (Wu 2019, KataGo): a share `full_share` of the decisions gets
+the full search and is recorded; the others get a quick search (`fast_simulations`) and
+are not, so more games are finished per simulation spent. Forced decisions (one legal
+action) are neither searched nor recorded. The first `sample_moves` decisions of a game
+are sampled from the visit counts, the rest take the most visited action; the roots
+get Dirichlet noise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents import az_search, pvnet
+
+
+@dataclass
+class SelfPlayConfig:
+    games: int = 32                 # played side by side
+    simulations: int = 100          # full search
+    fast_simulations: int = 25      # quick search (not recorded)
+    full_share: float = 0.25        # decisions with the full search
+    sample_moves: int = 30          # decisions per game sampled from the visit counts
+
+    def check(self) -> None:
+        for name in ("games", "simulations", "fast_simulations"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"self-play {name} must be a positive integer, got {v!r}")
+        if not 0.0 < self.full_share <= 1.0:
+            raise ValueError(f"full_share must be in (0, 1], got {self.full_share!r}")
+        if self.fast_simulations > self.simulations:
+            raise ValueError("fast_simulations must not exceed simulations")
+
+
+def empty_records(obs_size: int, num_actions: int, n: int = 0) -> dict:
+    return {"obs": np.zeros((n, obs_size), np.float16),
+            "mask": np.zeros((n, num_actions), bool),
+            "policy": np.zeros((n, num_actions), np.float32),
+            "value": np.zeros((n, pvnet.MAX_SEATS), np.float32)}
+
+
+class SelfPlay:
+    """Self-play for one game and player count with one net; reuse it across calls."""
+
+    def __init__(self, game, num_players: int, weights: pvnet.Weights,
+                 config: SelfPlayConfig | None = None,
+                 search: az_search.SearchConfig | None = None):
+        self.game, self.num_players = game, num_players
+        self.config = config or SelfPlayConfig()
+        self.config.check()
+        search = search or az_search.SearchConfig()
+        search = az_search.SearchConfig(**{**search.__dict__,
+                                           "simulations": self.config.simulations})
+        self.searcher = az_search.Searcher(game, weights, self.config.games, search)
+        self.games_finished = 0
+        self.decisions = 0
+
+    def set_weights(self, weights: pvnet.Weights) -> None:
+        self.searcher.weights = weights
+
+    def play(self, positions: int, seed: int) -> dict:
+        """At least `positions` records from games with seeds seed, seed + 1, ...; the
+        search and the move choices draw from generators seeded by `seed`."""
+        G, cfg, n = self.game, self.config, self.num_players
+        gen = np.random.default_rng([seed, 0x5E1F])
+        keys = gen.integers(-(2**31), 2**31, size=(cfg.games, 2)).astype(np.int32)
+        next_seed = seed
+        states = np.zeros((cfg.games, G.state_size), np.int32)
+        moves = np.zeros(cfg.games, np.int64)
+        pending: list[list] = [[] for _ in range(cfg.games)]
+        done: list[tuple] = []
+        recorded = 0        # records of finished games
+        for g in range(cfg.games):
+            states[g] = G.new_state(n, next_seed)
+            next_seed += 1
+        while recorded < positions:
+            live, players, masks = [], [], []
+            for g in range(cfg.games):
+                mask = G.legal_mask(states[g])
+                if np.count_nonzero(mask) == 1:        # forced: no search, no record
+                    self._step(g, int(np.flatnonzero(mask)[0]), states, moves)
+                    continue
+                live.append(g)
+                players.append(G.current_player(states[g]))
+                masks.append(mask)
+            if live:
+                full = gen.random(len(live)) < cfg.full_share
+                sims = np.where(full, cfg.simulations, cfg.fast_simulations)
+                idx = np.array(live)
+                live_keys = keys[idx]
+                visits = self.searcher.run(states[idx], np.array(players, np.int64),
+                                           live_keys, sims, noise=gen)
+                keys[idx] = live_keys     # advanced by the search
+                for i, g in enumerate(live):
+                    v = visits[i].astype(np.float64)
+                    if full[i]:
+                        obs = G.observe(states[g], players[i])
+                        pending[g].append((obs, masks[i], v / v.sum(), players[i]))
+                    if moves[g] < cfg.sample_moves:
+                        a = int(gen.choice(v.size, p=v / v.sum()))
+                    else:
+                        a = az_search.best_action(visits[i], masks[i])
+                    self._step(g, a, states, moves)
+            for g in range(cfg.games):
+                if G.is_terminal(states[g]):
+                    done.append((G.returns(states[g]), pending[g]))
+                    recorded += len(pending[g])
+                    pending[g] = []
+                    self.games_finished += 1
+                    states[g] = G.new_state(n, next_seed)
+                    next_seed += 1
+                    moves[g] = 0
+        return self._records(done)
+
+    def _step(self, g, a, states, moves) -> None:
+        self.game.step(states[g], a)
+        moves[g] += 1
+        self.decisions += 1
+
+    def _records(self, done) -> dict:
+        G, n = self.game, self.num_players
+        rows = [(obs, mask, pol, _relative(ret, p, n)) for ret, recs in done
+                for obs, mask, pol, p in recs]
+        out = empty_records(G.obs_size, G.num_actions, len(rows))
+        for i, (obs, mask, pol, val) in enumerate(rows):
+            out["obs"][i], out["mask"][i], out["policy"][i], out["value"][i] = obs, mask, pol, val
+        return out
+
+
+def _relative(returns: np.ndarray, observer: int, n: int) -> np.ndarray:
+    """Win shares by seat -> by relative seat (entry r: seat observer + r)."""
+    out = np.zeros(pvnet.MAX_SEATS, np.float32)
+    for r in range(n):
+        out[r] = returns[(observer + r) % n]
+    return out

@@ -1,0 +1,92 @@
+"""A warm start for the net: the heuristic's own decisions, as records like self-play's.
+
+All-heuristic games are played inside numba (each decision on the decider's own
+determinization, as the heuristic agent plays), and every decision with more than one
+legal action is recorded: the decider's observation, its legal mask, the heuristic's
+action as a one-hot policy, and the game's returns from the decider's seat. Fitting the
+net to these (`Learner.fit`) gives a raw policy near the heuristic and a value that has
+seen whole games, from which self-play starts instead of from random play.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from agents import policies, pvnet
+from tradewinds import jit, jitcache, rng
+from training.alphazero.selfplay import empty_records
+
+
+@njit(cache=True)
+def _play(aux, s, num_players, first_seed, games, opts, key, obs, masks, actions, seats,
+          game_of, returns):
+    """Play `games` heuristic games into the record arrays (stops when they are full);
+    returns (records written, games finished)."""
+    num_actions = masks.shape[1]
+    mask = np.zeros(num_actions, dtype=np.int8)
+    ret = np.zeros(returns.shape[1], dtype=np.float64)
+    k = 0
+    for g in range(games):
+        jit.init(aux, s, num_players, first_seed + g, opts)
+        start = k
+        while not jit.is_terminal(aux, s):
+            p = jit.current_player(aux, s)
+            jit.legal_mask(aux, s, mask)
+            legal = 0
+            for a in range(num_actions):
+                legal += mask[a] != 0
+            seen = s.copy()
+            jit.determinize(aux, seen, p, key)
+            a = policies.heuristic_action(aux, seen, mask, key)
+            if legal > 1:
+                if k >= obs.shape[0]:
+                    return start, g
+                jit.observe(aux, s, p, obs[k])
+                jit.legal_mask(aux, s, masks[k])
+                actions[k], seats[k], game_of[k] = a, p, g
+                k += 1
+            jit.step(aux, s, a)
+        jit.returns(aux, s, ret)
+        for q in range(ret.shape[0]):
+            returns[g, q] = ret[q]
+    return k, games
+
+
+CHUNK_GAMES = 250
+
+
+def heuristic_records(game, num_players: int, games: int, seed: int = 0) -> dict:
+    """Records of `games` heuristic games with seeds seed.. (self-play's record layout),
+    played in chunks so the float32 scratch stays small."""
+    parts = [_chunk(game, num_players, seed + first, min(CHUNK_GAMES, games - first))
+             for first in range(0, games, CHUNK_GAMES)]
+    if not parts:
+        return empty_records(game.obs_size, game.num_actions)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _chunk(game, num_players: int, seed: int, games: int) -> dict:
+    cap = games * 600
+    obs = np.zeros((cap, game.obs_size), np.float32)
+    masks = np.zeros((cap, game.num_actions), np.int8)
+    actions = np.zeros(cap, np.int64)
+    seats = np.zeros(cap, np.int64)
+    game_of = np.zeros(cap, np.int64)
+    returns = np.zeros((games, pvnet.MAX_SEATS), np.float64)
+    key = np.zeros(2, np.int32)
+    rng.seed_state(key, 0, seed ^ 0x3C6EF372)
+    opts = np.array(game.parse_options(**game.resolve_options()), dtype=np.int64)
+    s = np.zeros(game.state_size, np.int32)
+    k, _ = _play(game.aux, s, num_players, seed, games, opts, key, obs, masks, actions,
+                 seats, game_of, returns)
+    out = empty_records(game.obs_size, game.num_actions, k)
+    out["obs"][:] = obs[:k]
+    out["mask"][:] = masks[:k] != 0
+    out["policy"][np.arange(k), actions[:k]] = 1.0
+    for r in range(num_players):
+        out["value"][:, r] = returns[game_of[:k], (seats[:k] + r) % num_players]
+    return out
+
+
+jitcache.refresh(globals())
