@@ -16,13 +16,17 @@ DESCRIPTION = (
     "itself added at every checkpoint, the heuristic, random; training/pool.py). At every "
     "checkpoint it evaluates against random and the heuristic and writes model.zip, log.csv "
     "and curve.png to --out atomically; --resume continues a run. --backend rllib trains on "
-    "Ray RLlib instead (multi-agent self-play, training/rllib.py).")
+    "Ray RLlib instead (multi-agent self-play, training/rllib.py). --algo alphazero trains a "
+    "policy-value net by self-play with the net-guided IS-MCTS (training/alphazero/loop.py).")
 
 
 @dataclass(frozen=True)
 class Trainer:
     """Which trainer runs."""
 
+    algo: str = option("ppo", choices=("ppo", "alphazero"), help="ppo: MaskablePPO or RLlib "
+                       "PPO (--backend); alphazero: self-play with the net-guided search "
+                       "(training/alphazero)")
     backend: str = option("sb3", choices=("sb3", "rllib"), help="sb3: MaskablePPO on this "
                           "machine; rllib: Ray RLlib PPO")
 
@@ -30,10 +34,11 @@ class Trainer:
 def configs() -> tuple:
     """The config dataclasses whose option fields are the command's options, in the order
     of the help (a field RllibConfig shares with TrainConfig is TrainConfig's option)."""
+    from training.alphazero.loop import AlphaZeroConfig
     from training.rllib import RllibConfig
     from training.trainer import TrainConfig
 
-    return TrainConfig, Trainer, RllibConfig
+    return TrainConfig, Trainer, RllibConfig, AlphaZeroConfig
 
 
 def run(args) -> int:
@@ -43,7 +48,9 @@ def run(args) -> int:
 
     if importlib.util.find_spec("sb3_contrib") is None:
         raise ValueError("training needs the train extra: pip install 'tradewinds[train]'")
-    sb3, _, rllib = configs()
+    sb3, _, rllib, alphazero = configs()
+    if args.algo == "alphazero":
+        return _alphazero(args, alphazero)
     if args.backend == "rllib":
         from training.rllib import train_rllib
 
@@ -59,4 +66,22 @@ def run(args) -> int:
     print(f"checkpoint: {run.out / 'model.zip'} ({run.steps:,} steps); log: "
           f"{run.out / 'log.csv'}; curve: {run.out / 'curve.png'}; play it with the agent "
           f"ppo:{run.out / 'model.zip'}")
+    return 0
+
+
+def _alphazero(args, cls) -> int:
+    from rich.console import Console
+
+    from tradewinds_cli import options
+    from training.alphazero.loop import train
+
+    if args.backend != "sb3" or args.address is not None:
+        raise ValueError("--algo alphazero runs on this machine; its Ray actors are not "
+                         "built yet (no --backend rllib or --address)")
+    config = options.config(args, cls)
+    state = train(config, console=Console())
+    print(f"net: {config.out}/net.npz (iteration {state['iteration']}, "
+          f"{state['core_seconds'] / 3600:.2f} core-hours); log: {config.out}/log.csv; "
+          f"curve: {config.out}/curve.png; play it as az:{config.out}/net.npz or "
+          f"net:{config.out}/net.npz")
     return 0

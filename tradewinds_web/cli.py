@@ -120,8 +120,8 @@ def replay(args: argparse.Namespace, *, out=None) -> int:
 
 
 def main(argv=None) -> int:
-    """`python -m tradewinds_web.cli serve|replay ...` until the main CLI mounts both."""
-    p = argparse.ArgumentParser(prog="tradewinds_web")
+    """`tradewinds serve|replay ...` (tradewinds_cli hands both over here)."""
+    p = argparse.ArgumentParser(prog="tradewinds")
     sub = p.add_subparsers(dest="command", required=True)
     add_serve_arguments(sub.add_parser("serve", help="play and watch in the browser"))
     add_replay_arguments(sub.add_parser("replay", help="a stored game move by move"))
@@ -129,7 +129,7 @@ def main(argv=None) -> int:
     try:
         return serve(args) if args.command == "serve" else replay(args)
     except ValueError as e:
-        p.exit(2, f"error: {e}\n")
+        p.exit(2, f"tradewinds {args.command}: error: {e}\n")
 
 
 if __name__ == "__main__":

@@ -204,10 +204,10 @@ def _callback(run: Run, progress, task):
 
         def _on_step(self) -> bool:
             for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
-                if done and info["illegal_action"] < 0:
+                if done and "winners" in info:
                     self.episodes += 1
-                    w = info["winner"]
-                    self.won += float(w[info["seat"]]) / max(int(w.sum()), 1)
+                    w = info["winners"]
+                    self.won += (1.0 / len(w)) if info["seat"] in w else 0.0
                     self.reward += info["episode"]["r"]
                 elif done:      # lost by an illegal action
                     self.episodes += 1

@@ -44,15 +44,13 @@ SB3 seeds env i of a DummyVecEnv with seed + i; fresh entropy when None): each e
 takes its game seed ``integers(0, 2**63 - 1)`` and then, with seat="random" (the
 default), the learner's seat ``integers(num_players)`` — the draws `SingleAgentEnv`
 makes after ``reset(seed=seed + i)``. `reset_infos[i]["seat"]` and `seats` tell the
-learner's seat of the current episode (`reset_infos[i]` is `SingleAgentEnv.reset`'s info).
+learner's seat of the current episode.
 
-Infos at the end of an episode (SB3's convention: an empty dict at other steps), always
-the same keys, types and shapes: ``terminal_observation``, ``seat`` (the learner's seat
-in the game that ended), ``scores`` int64[num_players] (the final VP), ``winner``
-int8[num_players] (1 for each seat with a share of the win, as `Game.winners`; both zeros
-after an illegal action), ``truncated`` (the round cap stopped the game), ``episode``
-({"r", "l", "t"} as SB3's Monitor writes it), ``illegal_action`` (-1, or the id the
-learner lost by). A game stopped by
+Infos at the end of an episode: ``terminal_observation``, ``seat`` (the learner's seat
+in the game that ended), ``scores``, ``winners`` (the
+seats with a share of the win, the game's `returns`, as `Game.winners`),
+``truncated`` (the round cap stopped the game), ``episode`` ({"r", "l", "t"} as SB3's
+Monitor writes it), ``illegal_action`` when the learner lost by one. A game stopped by
 the round cap is scored as it stands and its final reward is paid, so it ends the
 episode like any other end: ``TimeLimit.truncated`` is False (SB3 must not bootstrap
 past a game that is over; the round is part of the observation).
@@ -82,10 +80,9 @@ from numba import njit
 from stable_baselines3.common.vec_env import VecEnv
 
 from tradewinds import jit, jitcache, registry, rewards
-from tradewinds.aec import ILLEGAL_MODES, blank_info, observation_box
+from tradewinds.aec import ILLEGAL_MODES, observation_box
 from tradewinds.protocol import Game, IllegalActionError
 from training import opponents as ops
-from training.single_agent import learner_info
 
 # row status, inside `run`
 IDLE, ACT, REPLY, START, WAIT, FAILED, EMPTY = 0, 1, 2, 3, 4, 5, 6
@@ -436,7 +433,7 @@ class BatchedVecEnv(VecEnv):
         for i in fresh:     # first all, so a prune while drawing sees the games' opponents
             self.game_seeds[i] = self._next_seeds[i]
             self._specs[i] = self._next_specs[i]
-            self.reset_infos[i] = learner_info(int(self.seats[i]), blank_info(self.num_players))
+            self.reset_infos[i] = {"seat": int(self.seats[i])}
         for i in fresh:
             self._draw_next(i)
         self._fresh[:] = 0
@@ -526,14 +523,14 @@ class BatchedVecEnv(VecEnv):
                 "TimeLimit.truncated": False,
                 "episode": {"r": float(self._done_ret[i]), "l": int(self._done_len[i]),
                             "t": round(time.perf_counter() - self._t0, 6)}}
-        n = self.num_players
         if self._illegal[i]:
-            info.update(truncated=False, scores=np.zeros(n, dtype=np.int64),
-                        winner=np.zeros(n, dtype=np.int8), illegal_action=action)
+            info["illegal_action"] = action
+            info["truncated"] = False
             return info
-        info.update(truncated=bool(g.kernels.is_truncated(final)),
-                    scores=self._final_vp[i, :n].astype(np.int64),
-                    winner=(self._final_ret[i, :n] > 0).astype(np.int8), illegal_action=-1)
+        n = self.num_players
+        info["truncated"] = bool(g.kernels.is_truncated(final))
+        info["scores"] = self._final_vp[i, :n].tolist()
+        info["winners"] = np.flatnonzero(self._final_ret[i, :n] > 0).tolist()
         return info
 
     def action_masks(self) -> np.ndarray:

@@ -388,8 +388,7 @@ def test_illegal_action_lose_ends_the_game_against_the_offender(name, n, options
     env.step(bad)
     obs, reward, term, trunc, info = env.last()
     assert env.agent_selection == offender and term and reward == -1.0
-    assert info["illegal_move"].tolist() == [int(a == offender) for a in env.possible_agents]
-    assert not info["winner"].any()
+    assert info["illegal_action"] == offender
     assert all(env.terminations.values())
     assert all(env.rewards[a] == 0 for a in env.possible_agents if a != offender)
     for _ in env.agent_iter():

@@ -115,7 +115,7 @@ def test_cache_stamp_covers_the_modules_kernels_compile_in():
     for name in ("hansa_env.state", "voyage_env.state", "voyage_env.rules", "hansa_env.board",
                  "hansa_env.kernel", "agents.ismcts", "tradewinds.rng"):
         assert name in needed, name
-    assert "tradewinds.cli_args" not in needed and "studies.fpa" not in needed
+    assert "tradewinds.store" not in needed and "studies.fpa" not in needed
     text = "from voyage_env import state as S, rules\nimport hansa_env.board\n"
     assert jitcache._imported(text, modules) == {"voyage_env", "voyage_env.state",
                                                  "voyage_env.rules", "hansa_env.board"}

@@ -16,8 +16,8 @@ from training.alphazero import replay, selfplay, warmstart  # noqa: E402
 from training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
 
 TINY = dict(game="hansa", players=2, warm_games=12, warm_epochs=1, positions=60, games=4,
-            simulations=8, fast_simulations=3, train_steps=3, batch_size=32, rate_every=2,
-            rate_games=2, rate_simulations=4, hidden=16, blocks=1, progress=False)
+            simulations=8, fast_simulations=3, train_steps=3, learner_batch=32, rate_every=2,
+            rate_games=2, rate_simulations=4, width=16, blocks=1, progress=False)
 
 
 def test_heuristic_records_are_legal_one_hot_decisions_with_outcomes():
@@ -74,11 +74,27 @@ def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
     log = (tmp_path / "b" / "log.csv").read_text().splitlines()
     assert len(log) == 1 + 3 and (tmp_path / "b" / "curve.png").stat().st_size > 0
     assert json.loads((tmp_path / "b" / "config.json").read_text())["players"] == 2
-    with pytest.raises(ValueError, match="hidden"):
-        train(AlphaZeroConfig(**{**TINY, "hidden": 8}, iterations=4,
+    with pytest.raises(ValueError, match="width"):
+        train(AlphaZeroConfig(**{**TINY, "width": 8}, iterations=4,
                               out=str(tmp_path / "b"), resume=True))
     agent = agents.make_agent(f"az:{tmp_path / 'b' / 'net.npz'}", game="hansa", simulations=6)
     g = registry.game("hansa")
     s = g.new_state(2, 3)
     mask = g.legal_mask(s)
     assert mask[agent.act(g.observe(s, 0), mask, np.random.default_rng(0), state=s)]
+
+
+def test_cli_trains_alphazero_and_refuses_ray_for_now(tmp_path, capsys):
+    from tradewinds_cli.main import main
+
+    out = tmp_path / "run"
+    argv = ["train", "hansa", "--algo", "alphazero", "--iterations", "1", "--out", str(out),
+            "--warm-games", "4", "--warm-epochs", "1", "--positions", "20", "--games", "2",
+            "--simulations", "4", "--fast-simulations", "2", "--train-steps", "1",
+            "--learner-batch", "16", "--rate-games", "2", "--rate-simulations", "2",
+            "--width", "8", "--blocks", "0", "--no-progress"]
+    assert main(argv) == 0
+    assert f"az:{out}/net.npz" in capsys.readouterr().out
+    assert main([*argv[:4], "--backend", "rllib"]) == 2
+    assert "Ray actors" in capsys.readouterr().err
+    assert main(["train", "hansa", "--algo", "muzero"]) == 2

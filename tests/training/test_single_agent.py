@@ -29,8 +29,7 @@ def test_learner_only_sees_its_own_decisions(seat):
         assert mask.any()
         obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         done = term or trunc
-    winner = info["winner"]
-    assert reward == pytest.approx(winner[seat] / winner.sum())
+    assert reward == pytest.approx(1 / len(info["winners"]) if seat in info["winners"] else 0)
 
 
 def test_opponent_pool_and_bad_arguments():
@@ -84,4 +83,4 @@ def test_heuristic_opponents_inside_numba_or_as_agents(game):
             _, _, term, trunc, info = env.step(
                 int(rng.choice(np.flatnonzero(env.action_masks()))))
             done = term or trunc
-        assert info["winner"].any()
+        assert "winners" in info

