@@ -12,29 +12,24 @@ import numpy as np
 from hansa_env import observation as O
 from hansa_env.board import CITIES, COLOURS, NUM_PILES, TOKEN_NAMES, WAREHOUSES
 from hansa_env.state import PHASE_NAMES
+from tradewinds_web.obs_fields import count, one_hot, seat_blocks
 
 _NAMES = O.obs_names()
 _AT = {name: i for i, name in enumerate(_NAMES)}
-
-
-def _count(x: float, scale: float) -> int:
-    return int(round(float(x) * scale))
 
 
 def _tokens(obs, prefix: str) -> dict:
     """{token name: count} of the entries `prefix + token` (counts / TOKEN_SCALE)."""
     out = {}
     for t in TOKEN_NAMES:
-        k = _count(obs[_AT[prefix + t]], O.TOKEN_SCALE)
+        k = count(obs[_AT[prefix + t]], O.TOKEN_SCALE)
         if k:
             out[t] = k
     return out
 
 
 def _one_hot(obs, names) -> int:
-    """Index of the set entry among `names`, or -1."""
-    values = [obs[_AT[n]] for n in names]
-    return int(np.argmax(values)) if max(values) > 0.5 else -1
+    return one_hot(obs, _AT, names)
 
 
 def view(obs: np.ndarray, seat: int, options: dict) -> dict:
@@ -46,32 +41,26 @@ def view(obs: np.ndarray, seat: int, options: dict) -> dict:
         got = [t for t in TOKEN_NAMES if obs[_AT[f"wh:{CITIES[c]}/{k}:{t}"]] > 0.5]
         warehouses.append(got[0] if got else None)
     players = [None] * n
-    for r in range(n):
-        p = (seat + r) % n
-        pre = f"p{r}:"
-
-        def at(field, pre=pre):
-            return obs[_AT[pre + field]]
-
+    for p, pre, at in seat_blocks(obs, _AT, seat, n):
         players[p] = {
             "seat": p, "active": bool(at("active") > 0.5), "decider": bool(at("decider") > 0.5),
-            "money": _count(at("money"), O.MONEY_SCALE),
-            "stall_supply": _count(at("stall_supply"), O.STALL_SCALE),
-            "stalls": [_count(at(f"stalls@{c}"), O.STALL_SCALE) for c in CITIES],
+            "money": count(at("money"), O.MONEY_SCALE),
+            "stall_supply": count(at("stall_supply"), O.STALL_SCALE),
+            "stalls": [count(at(f"stalls@{c}"), O.STALL_SCALE) for c in CITIES],
             "hand": _tokens(obs, pre + "hand:"), "sold": _tokens(obs, pre + "sold:"),
-            "score": _count(at("score"), O.SCORE_SCALE),
+            "score": count(at("score"), O.SCORE_SCALE),
         }
     loss = _one_hot(obs, [f"loss_colour={c}" for c in COLOURS])
     return {
         "game": "hansa", "num_players": n, "seat": seat,
         "phase": PHASE_NAMES[_one_hot(obs, [f"phase={p}" for p in PHASE_NAMES])],
-        "round": _count(obs[_AT["round/max_rounds"]], options["max_rounds"]),
+        "round": count(obs[_AT["round/max_rounds"]], options["max_rounds"]),
         "end_triggered": bool(obs[_AT["end_triggered"]] > 0.5),
         "acted_here": bool(obs[_AT["acted_here"]] > 0.5),
-        "build_count": _count(obs[_AT["build_count/3"]], 3),
+        "build_count": count(obs[_AT["build_count/3"]], 3),
         "ship": _one_hot(obs, [f"ship@{c}" for c in CITIES]),
         "warehouses": warehouses,
-        "piles": [_count(obs[_AT[f"pile{k + 1}_size"]], O.PILE_SCALE) for k in range(NUM_PILES)],
+        "piles": [count(obs[_AT[f"pile{k + 1}_size"]], O.PILE_SCALE) for k in range(NUM_PILES)],
         "sale": _tokens(obs, "sale:"),
         "loss_colour": COLOURS[loss] if loss >= 0 else None,
         "colours_in_play": [c for c in COLOURS if obs[_AT[f"colour_in_play:{c}"]] > 0.5],
