@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import az_search, pvnet
+from agents.heuristic import rng_key
 
 NETS = Path(__file__).parent / "nets"
 
@@ -120,8 +121,6 @@ class AlphaZeroAgent:
         return self._searchers[num_players]
 
     def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
-        from agents.heuristic import rng_key
-
         if state is None:
             raise ValueError("the az agent needs state= (the arena and envs pass it)")
         legal = np.flatnonzero(action_mask)

@@ -11,6 +11,17 @@ def _column(rows, name):
     return [float(r[name]) if r.get(name, "") != "" else float("nan") for r in rows]
 
 
+def _save(fig, path: Path) -> Path:
+    """Write the figure to `path` as PNG and close it."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return Path(path)
+
+
 def draw(rows: list[dict], path: Path, title: str = "self-play") -> Path:
     """Write the PNG of the log rows (`training.trainer.LOG_COLUMNS`) to `path`."""
     import matplotlib
@@ -33,11 +44,7 @@ def draw(rows: list[dict], path: Path, title: str = "self-play") -> Path:
     ax.set_ylabel("win rate")
     ax.set_title(title)
     ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return Path(path)
+    return _save(fig, path)
 
 
 def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Path:
@@ -67,8 +74,4 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Pa
         top = ax.secondary_xaxis("top", functions=(lambda x: x * ratio, lambda x: x / ratio))
         top.set_xlabel("wall-clock hours")
     ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return Path(path)
+    return _save(fig, path)

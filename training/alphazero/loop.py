@@ -134,7 +134,7 @@ class Run:
             self.gen.bit_generator.state = self.state["gen"]
         self._selfplay = None
 
-    def _say(self, text: str) -> None:
+    def say(self, text: str) -> None:
         if self.console is not None:
             self.console.print(text)
 
@@ -156,11 +156,10 @@ class Run:
             self.buffer = ReplayBuffer.load(replay, self.config.replay, g.obs_size,
                                             g.num_actions)
         else:
-            self._say(f"resuming without {replay}: the replay buffer starts empty")
+            self.say(f"resuming without {replay}: the replay buffer starts empty")
 
     @property
     def selfplay(self):
-        from agents.az_search import SearchConfig
         from training.alphazero.selfplay import SelfPlay, SelfPlayConfig
 
         c = self.config
@@ -168,8 +167,7 @@ class Run:
             self._selfplay = SelfPlay(
                 self.game, c.players, self.learner.weights(),
                 SelfPlayConfig(games=c.games, simulations=c.simulations,
-                               fast_simulations=c.fast_simulations, full_share=c.full_share),
-                SearchConfig(simulations=c.simulations))
+                               fast_simulations=c.fast_simulations, full_share=c.full_share))
         return self._selfplay
 
     def warm_start(self) -> dict:
@@ -184,7 +182,7 @@ class Run:
         check = self.learner.evaluate(held)
         self.state["warm"] = True
         self._account(time.perf_counter() - t0, 1)
-        self._say(f"warm start: {len(records['obs'])} heuristic decisions, held-out agreement "
+        self.say(f"warm start: {len(records['obs'])} heuristic decisions, held-out agreement "
                   f"{check['agreement']:.3f}, losses {losses}")
         return check
 
@@ -270,7 +268,7 @@ def train(config: AlphaZeroConfig, console=None) -> dict:
                    "positions": st["positions"], "games": st["games"], **losses}
             if st["iteration"] % c.rate_every == 0 or st["iteration"] == c.iterations:
                 row.update(run.rate())
-                run._say(json.dumps({k: (round(v, 3) if isinstance(v, float) else v)
+                run.say(json.dumps({k: (round(v, 3) if isinstance(v, float) else v)
                                      for k, v in row.items()}))
             run.log(row)
             bar.update(task, completed=st["iteration"])

@@ -4,29 +4,14 @@ the same games and the learning curve compares like with like."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tradewinds.stats import wilson_interval
+from training.evaluate import WinRate
 
 EVAL_SEED = 2**40 + 7      # far from the self-play seeds
 
 
-@dataclass(frozen=True)
-class Rating:
-    agent: str
-    opponent: str
-    games: int
-    rate: float
-    low: float
-    high: float
-
-    def __str__(self) -> str:
-        return (f"{self.agent} vs {self.opponent}: {self.rate:.3f} [{self.low:.3f}, "
-                f"{self.high:.3f}] ({self.games} games)")
-
-
 def win_share(agent: str, opponent: str, game: str, num_players: int, games: int,
-              seed: int = EVAL_SEED, agent_kwargs: dict | None = None) -> Rating:
+              seed: int = EVAL_SEED, agent_kwargs: dict | None = None) -> WinRate:
     """`agent` in one seat, `opponent` in the others, the agent's seat rotated game by
     game; its share of the wins (a shared win counts as its share)."""
     from studies import arena
@@ -42,4 +27,4 @@ def win_share(agent: str, opponent: str, game: str, num_players: int, games: int
         if seat in winners:
             wins += 1.0 / len(winners)
     low, high = wilson_interval(wins, games)
-    return Rating(agent, opponent, games, wins / games, low, high)
+    return WinRate(opponent, games, wins / games, low, high)

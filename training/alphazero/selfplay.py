@@ -16,7 +16,7 @@ get Dirichlet noise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -58,9 +58,8 @@ class SelfPlay:
         self.game, self.num_players = game, num_players
         self.config = config or SelfPlayConfig()
         self.config.check()
-        search = search or az_search.SearchConfig()
-        search = az_search.SearchConfig(**{**search.__dict__,
-                                           "simulations": self.config.simulations})
+        search = replace(search or az_search.SearchConfig(),
+                         simulations=self.config.simulations)
         self.searcher = az_search.Searcher(game, weights, self.config.games, search)
         self.games_finished = 0
         self.decisions = 0
