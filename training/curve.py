@@ -73,5 +73,5 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Pa
         ratio = float(rated[-1]["seconds"]) / 3600 / float(rated[-1]["core_hours"])
         top = ax.secondary_xaxis("top", functions=(lambda x: x * ratio, lambda x: x / ratio))
         top.set_xlabel("wall-clock hours")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper right", fontsize=8)
     return _save(fig, path)
