@@ -36,7 +36,10 @@ capabilities a game declares) is `tradewinds.protocol`.
 
 from __future__ import annotations
 
+import inspect
+
 from numba import types
+from numba.core import errors
 from numba.extending import overload
 
 from tradewinds import jitcache
@@ -81,12 +84,44 @@ def determinize(aux, s, player, key):
     raise NotImplementedError("tradewinds.jit functions are called from njit code only")
 
 
-_BOUND: dict = {}
+_BOUND: dict = {}      # aux class -> {protocol name: implementation}
 
 
 def is_aux(aux_type, aux_class) -> bool:
     """True when the numba type `aux_type` is an instance of the NamedTuple `aux_class`."""
     return isinstance(aux_type, types.BaseNamedTuple) and aux_type.instance_class is aux_class
+
+
+def aux_class_of(aux_type):
+    """The NamedTuple class of the numba type `aux_type`, or None."""
+    return aux_type.instance_class if isinstance(aux_type, types.BaseNamedTuple) else None
+
+
+def overload_by_aux(fn, pick) -> None:
+    """Give `fn` (a function called from njit code with an aux value first) its one numba
+    overload: at typing time `pick(aux class)` returns the plain Python implementation.
+
+    One overload per function, registered once, looking its games up when it types a
+    call: binding a game later never changes `fn`'s numba type. (One overload per game
+    did: a game bound during a compilation, as unpickling a cache index that names
+    another game's aux class does, left the compilation holding two types of `fn` that
+    numba cannot unify.)"""
+    def typer(*args):
+        return pick(aux_class_of(args[0]))
+
+    typer.__signature__ = inspect.signature(fn)   # numba matches the names
+    overload(fn, jit_options={})(typer)           # options compiled into each caller
+
+
+def _protocol_picker(name):
+    def pick(aux_class):
+        impls = _BOUND.get(aux_class)
+        if impls is None:
+            raise errors.TypingError(
+                f"tradewinds.jit.{name}: no game is bound for aux class "
+                f"{getattr(aux_class, '__name__', aux_class)}; call tradewinds.jit.bind")
+        return impls[name]
+    return pick
 
 
 def bind(aux_class, *, cache: bool = True, **impls) -> None:
@@ -105,32 +140,14 @@ def bind(aux_class, *, cache: bool = True, **impls) -> None:
         jitcache.keep_off_disk(aux_class)
     if aux_class in _BOUND:
         return
-    _BOUND[aux_class] = impls
-    chosen = {name: _chooser(aux_class, impl) for name, impl in impls.items()}
-    # One typer per protocol function, with the protocol's own argument names (numba
-    # matches typer and implementation signatures by name).
-    opts = {}   # compiled into (and cached with) each caller
-    overload(init, jit_options=opts)(
-        lambda aux, s, num_players, seed, opts: chosen["init"](aux))
-    overload(step, jit_options=opts)(lambda aux, s, a: chosen["step"](aux))
-    overload(legal_mask, jit_options=opts)(lambda aux, s, mask: chosen["legal_mask"](aux))
-    overload(current_player, jit_options=opts)(lambda aux, s: chosen["current_player"](aux))
-    overload(is_terminal, jit_options=opts)(lambda aux, s: chosen["is_terminal"](aux))
-    overload(returns, jit_options=opts)(lambda aux, s, out: chosen["returns"](aux))
-    overload(scores, jit_options=opts)(lambda aux, s, out: chosen["scores"](aux))
-    overload(observe, jit_options=opts)(
-        lambda aux, s, player, out: chosen["observe"](aux))
-    overload(determinize, jit_options=opts)(
-        lambda aux, s, player, key: chosen["determinize"](aux))
-
-
-def _chooser(aux_class, impl):
-    """aux type -> the implementation for `aux_class`, else None (numba tries the next).
-    overload wants plain functions: an njit implementation is given by its Python source."""
-    impl = getattr(impl, "py_func", impl)
-    return lambda aux: impl if is_aux(aux, aux_class) else None
+    # overload wants plain functions: an njit implementation is given by its Python source
+    _BOUND[aux_class] = {name: getattr(impl, "py_func", impl) for name, impl in impls.items()}
 
 
 def bound_games() -> list:
     """The aux classes bound so far (one per game)."""
     return list(_BOUND)
+
+
+for _name in PROTOCOL:
+    overload_by_aux(globals()[_name], _protocol_picker(_name))

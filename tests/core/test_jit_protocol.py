@@ -21,17 +21,29 @@ from tests.helpers import ROOT
 from tradewinds import jit, jitcache
 
 COUNT_GAME = ROOT / "tests" / "helpers" / "count_game.py"
+LATE_BIND = ROOT / "tests" / "helpers" / "late_bind.py"
+
+
+def _run_child(script, tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, timeout=600)
 
 
 def test_generic_functions_run_a_newly_bound_game(tmp_path):
     """tests/helpers/count_game.py binds a game the library has never seen and checks the generic
     playout and determinize on it (in a child with a private numba cache)."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
-           "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, str(COUNT_GAME)], capture_output=True, text=True,
-                          env=env, timeout=600)
+    proc = _run_child(COUNT_GAME, tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "count game ok" in proc.stdout
+
+
+def test_a_game_bound_during_a_compilation_does_not_break_it(tmp_path):
+    """tests/helpers/late_bind.py binds a game while an njit function that calls
+    jit.is_terminal twice is being typed (as unpickling a cache index does)."""
+    proc = _run_child(LATE_BIND, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "late bind ok" in proc.stdout
 
 
 def test_an_unloadable_cache_index_is_dropped_not_fatal(tmp_path, monkeypatch):
