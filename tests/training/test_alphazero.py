@@ -32,6 +32,17 @@ def test_heuristic_records_are_legal_one_hot_decisions_with_outcomes():
     assert (rec["value"][:, 3] == 0).all()
 
 
+def test_heuristic_records_every_kth_decision_of_the_same_games():
+    g = registry.game("hansa")
+    full = warmstart.heuristic_records(g, 2, 6, seed=4)
+    third = warmstart.heuristic_records(g, 2, 6, seed=4, every=3)
+    assert abs(len(third["obs"]) - len(full["obs"]) / 3) <= 6
+    rows = {r.tobytes() for r in full["obs"]}
+    assert all(r.tobytes() in rows for r in third["obs"])      # the same games, thinned
+    with pytest.raises(ValueError, match="every must be a positive integer"):
+        warmstart.heuristic_records(g, 2, 6, every=0)
+
+
 def test_selfplay_records_visit_distributions_on_legal_actions():
     g = registry.game("hansa")
     config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
@@ -72,7 +83,9 @@ def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
         np.testing.assert_allclose(x, y, atol=1e-5)
     assert meta["iteration"] == 3 and "--algo alphazero" in meta["command"]
     log = (tmp_path / "b" / "log.csv").read_text().splitlines()
-    assert len(log) == 1 + 3 and (tmp_path / "b" / "curve.png").stat().st_size > 0
+    assert len(log) == 1 + 1 + 3 and (tmp_path / "b" / "curve.png").stat().st_size > 0
+    first = dict(zip(log[0].split(","), log[1].split(","), strict=True))
+    assert first["iteration"] == "0" and first["net_vs_heuristic"] != ""   # the warm start
     assert json.loads((tmp_path / "b" / "config.json").read_text())["players"] == 2
     with pytest.raises(ValueError, match="width"):
         train(AlphaZeroConfig(**{**TINY, "width": 8}, iterations=4,

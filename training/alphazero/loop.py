@@ -60,6 +60,8 @@ class AlphaZeroConfig:
     warm_games: int = option(2000, type=int_at_least(0), help="heuristic games for the warm "
                              "start (0: none)")
     warm_epochs: int = option(4, type=int_at_least(1), help="epochs over the warm start")
+    warm_every: int = option(1, type=int_at_least(1), help="record one heuristic decision "
+                             "in N (more games per record: a value that generalises)")
     positions: int = option(4000, type=int_at_least(1), help="recorded self-play positions "
                             "per iteration")
     games: int = option(32, type=int_at_least(1), help="self-play games played side by side")
@@ -175,15 +177,17 @@ class Run:
 
         c = self.config
         t0 = time.perf_counter()
-        records = heuristic_records(self.game, c.players, c.warm_games, seed=2**41 + c.seed)
+        records = heuristic_records(self.game, c.players, c.warm_games, seed=2**41 + c.seed,
+                                    every=c.warm_every)
         held = heuristic_records(self.game, c.players, max(20, c.warm_games // 20),
-                                 seed=2**42 + c.seed)
+                                 seed=2**42 + c.seed, every=c.warm_every)
         losses = self.learner.fit(records, c.warm_epochs, c.learner_batch, self.gen)
         check = self.learner.evaluate(held)
         self.state["warm"] = True
         self._account(time.perf_counter() - t0, 1)
-        self.say(f"warm start: {len(records['obs'])} heuristic decisions, held-out agreement "
-                  f"{check['agreement']:.3f}, losses {losses}")
+        self.say(f"warm start: {len(records['obs'])} heuristic decisions of {c.warm_games} "
+                 f"games; held out: agreement {check['agreement']:.3f}, value loss "
+                 f"{check['value_loss']:.3f} (training {losses['value_loss']:.3f})")
         return check
 
     def iteration(self) -> dict:
@@ -250,12 +254,14 @@ class Run:
 
 
 def train(config: AlphaZeroConfig, console=None) -> dict:
-    """Run (or resume) `config` to its iteration count; returns the final state."""
+    """Run (or resume) `config` to its iteration count; returns the final state. The warm
+    started net is rated as iteration 0, so the curve starts where self-play starts."""
     run = Run(config, console)
     c, st = config, run.state
     if c.warm_games and not st["warm"]:
-        run.warm_start()
+        check = run.warm_start()
         run.checkpoint()
+        run.log(_rated(run, {"iteration": 0, **_progress(st), **check}))
     from rich.progress import Progress
 
     with Progress(disable=not c.progress) as bar:
@@ -263,13 +269,21 @@ def train(config: AlphaZeroConfig, console=None) -> dict:
         while st["iteration"] < c.iterations:
             losses = run.iteration()
             run.checkpoint()
-            row = {"iteration": st["iteration"], "seconds": round(st["seconds"], 1),
-                   "core_hours": round(st["core_seconds"] / 3600, 4),
-                   "positions": st["positions"], "games": st["games"], **losses}
+            row = {"iteration": st["iteration"], **_progress(st), **losses}
             if st["iteration"] % c.rate_every == 0 or st["iteration"] == c.iterations:
-                row.update(run.rate())
-                run.say(json.dumps({k: (round(v, 3) if isinstance(v, float) else v)
-                                     for k, v in row.items()}))
+                row = _rated(run, row)
             run.log(row)
             bar.update(task, completed=st["iteration"])
     return st
+
+
+def _progress(st: dict) -> dict:
+    return {"seconds": round(st["seconds"], 1), "core_hours": round(st["core_seconds"] / 3600, 4),
+            "positions": st["positions"], "games": st["games"]}
+
+
+def _rated(run: Run, row: dict) -> dict:
+    row = {**row, **run.rate()}
+    run.say(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()
+                        if k in LOG_COLUMNS}))
+    return row

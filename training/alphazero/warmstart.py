@@ -19,10 +19,11 @@ from training.alphazero.selfplay import empty_records
 
 
 @njit(cache=True)
-def _play(aux, s, num_players, first_seed, games, opts, key, obs, masks, actions, seats,
-          game_of, returns):
-    """Play `games` heuristic games into the record arrays (stops when they are full);
-    returns (records written, games finished)."""
+def _play(aux, s, num_players, first_seed, games, every, opts, key, obs, masks, actions,
+          seats, game_of, returns):
+    """Play `games` heuristic games into the record arrays (stops when they are full),
+    recording one non-forced decision in `every`; returns (records written, games
+    finished)."""
     num_actions = masks.shape[1]
     mask = np.zeros(num_actions, dtype=np.int8)
     ret = np.zeros(returns.shape[1], dtype=np.float64)
@@ -30,6 +31,7 @@ def _play(aux, s, num_players, first_seed, games, opts, key, obs, masks, actions
     for g in range(games):
         jit.init(aux, s, num_players, first_seed + g, opts)
         start = k
+        d = g             # a different phase in each game
         while not jit.is_terminal(aux, s):
             p = jit.current_player(aux, s)
             jit.legal_mask(aux, s, mask)
@@ -40,6 +42,8 @@ def _play(aux, s, num_players, first_seed, games, opts, key, obs, masks, actions
             jit.determinize(aux, seen, p, key)
             a = policies.heuristic_action(aux, seen, mask, key)
             if legal > 1:
+                d += 1
+            if legal > 1 and d % every == 0:
                 if k >= obs.shape[0]:
                     return start, g
                 jit.observe(aux, s, p, obs[k])
@@ -56,18 +60,23 @@ def _play(aux, s, num_players, first_seed, games, opts, key, obs, masks, actions
 CHUNK_GAMES = 250
 
 
-def heuristic_records(game, num_players: int, games: int, seed: int = 0) -> dict:
+def heuristic_records(game, num_players: int, games: int, seed: int = 0,
+                      every: int = 1) -> dict:
     """Records of `games` heuristic games with seeds seed.. (self-play's record layout),
-    played in chunks so the float32 scratch stays small."""
-    parts = [_chunk(game, num_players, seed + first, min(CHUNK_GAMES, games - first))
+    one non-forced decision in `every` (a game's positions share its outcome: fewer per
+    game and more games keep the value head from learning the games instead of the
+    positions), played in chunks so the float32 scratch stays small."""
+    if not isinstance(every, int) or every < 1:
+        raise ValueError(f"every must be a positive integer, got {every!r}")
+    parts = [_chunk(game, num_players, seed + first, min(CHUNK_GAMES, games - first), every)
              for first in range(0, games, CHUNK_GAMES)]
     if not parts:
         return empty_records(game.obs_size, game.num_actions)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def _chunk(game, num_players: int, seed: int, games: int) -> dict:
-    cap = games * 600
+def _chunk(game, num_players: int, seed: int, games: int, every: int) -> dict:
+    cap = games * 600 // every + 600
     obs = np.zeros((cap, game.obs_size), np.float32)
     masks = np.zeros((cap, game.num_actions), np.int8)
     actions = np.zeros(cap, np.int64)
@@ -78,8 +87,8 @@ def _chunk(game, num_players: int, seed: int, games: int) -> dict:
     rng.seed_state(key, 0, seed ^ 0x3C6EF372)
     opts = np.array(game.parse_options(**game.resolve_options()), dtype=np.int64)
     s = np.zeros(game.state_size, np.int32)
-    k, _ = _play(game.aux, s, num_players, seed, games, opts, key, obs, masks, actions,
-                 seats, game_of, returns)
+    k, _ = _play(game.aux, s, num_players, seed, games, every, opts, key, obs, masks,
+                 actions, seats, game_of, returns)
     out = empty_records(game.obs_size, game.num_actions, k)
     out["obs"][:] = obs[:k]
     out["mask"][:] = masks[:k] != 0
