@@ -9,7 +9,9 @@ Rewards (`tradewinds.rewards`, shared with the single-agent and batched envs): `
 `zero_sum` pay at the end; `score` pays every seat the change of its VP margin (own VP
 minus the best other seat's, / 100) after every step, so each agent's rewards sum to its
 final margin. A game stopped by the round cap is scored as it stands (the arena's scores
-and winners) and ends with `truncations` set instead of `terminations`.
+and winners) and ends with `truncations` set instead of `terminations`. The infos of the
+last step hold `rewards.end_info`: ``scores`` and ``won``, one entry per seat (fixed
+shape, for trainers that stack infos into buffers).
 """
 
 from __future__ import annotations
@@ -180,10 +182,7 @@ class KernelAECEnv(AECEnv):
             self.rewards[a] = float(pay[i])
             self.terminations[a] = not truncated
             self.truncations[a] = truncated
-            self.infos[a] = {
-                "scores": [int(x) for x in game.scores(self._state)],
-                "winners": game.winners(self._state),
-            }
+            self.infos[a] = rewards.end_info(game, self._state)
 
     def _lose_by_illegal_action(self, offender):
         """illegal_action="lose": the offender gets -1, everybody stops."""

@@ -113,6 +113,15 @@ def start(game, state: np.ndarray) -> np.ndarray:
     return last
 
 
+def end_info(game, state: np.ndarray) -> dict:
+    """What every env's info holds when a game ends: each seat's VP (``scores``) and a
+    ``won`` flag per seat (1 for every winner, shared wins included). One entry per seat
+    in both, whoever won: trainers that stack infos into fixed-shape buffers (Tianshou's
+    `Collector`) can store them."""
+    return {"scores": [int(x) for x in game.scores(state)],
+            "won": [int(r > 0) for r in game.returns(state)]}
+
+
 def payments(game, state: np.ndarray, mode: int, last: np.ndarray) -> np.ndarray:
     """Each seat's reward (float64[num_players]) for reaching `state`; `last` (from `start`)
     is advanced in score mode."""

@@ -24,7 +24,7 @@ winners) and `zero_sum` at the end; `score` after every step, the change of the
 learner's VP margin (own VP minus the best other seat's, / 100) — the rewards of an
 episode sum to its final margin. A game stopped by the round cap is scored as it stands
 and ends with `truncated=True` (and `terminated=False`); `info` then has `scores` and
-`winners`, as at every end.
+`won` (one entry per seat, `tradewinds.rewards.end_info`), as at every end.
 
 Arguments are checked like the AEC env's (ValueError naming the bad one). Actions are
 the elements of `action_space` (an int id, a numpy integer, a 0-d integer array) or an
@@ -276,8 +276,7 @@ class SingleAgentEnv(gym.Env):
         info = {}
         if over:
             self._done = True
-            info = {"scores": self.game.scores(self.state).tolist(),
-                    "winners": self.game.winners(self.state)}
+            info = rewards.end_info(self.game, self.state)
         return obs, reward, over and not truncated, truncated, info
 
     def render(self):

@@ -204,10 +204,9 @@ def _callback(run: Run, progress, task):
 
         def _on_step(self) -> bool:
             for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
-                if done and "winners" in info:
+                if done and "won" in info:
                     self.episodes += 1
-                    w = info["winners"]
-                    self.won += (1.0 / len(w)) if info["seat"] in w else 0.0
+                    self.won += info["won"][info["seat"]] / sum(info["won"])
                     self.reward += info["episode"]["r"]
                 elif done:      # lost by an illegal action
                     self.episodes += 1

@@ -47,8 +47,8 @@ makes after ``reset(seed=seed + i)``. `reset_infos[i]["seat"]` and `seats` tell 
 learner's seat of the current episode.
 
 Infos at the end of an episode: ``terminal_observation``, ``seat`` (the learner's seat
-in the game that ended), ``scores``, ``winners`` (the
-seats with a share of the win, the game's `returns`, as `Game.winners`),
+in the game that ended), ``scores`` and ``won`` (one entry per seat: VP, and 1 for
+each seat with a share of the win, as `tradewinds.rewards.end_info`),
 ``truncated`` (the round cap stopped the game), ``episode`` ({"r", "l", "t"} as SB3's
 Monitor writes it), ``illegal_action`` when the learner lost by one. A game stopped by
 the round cap is scored as it stands and its final reward is paid, so it ends the
@@ -530,7 +530,7 @@ class BatchedVecEnv(VecEnv):
         n = self.num_players
         info["truncated"] = bool(g.kernels.is_truncated(final))
         info["scores"] = self._final_vp[i, :n].tolist()
-        info["winners"] = np.flatnonzero(self._final_ret[i, :n] > 0).tolist()
+        info["won"] = (self._final_ret[i, :n] > 0).astype(int).tolist()   # as rewards.end_info
         return info
 
     def action_masks(self) -> np.ndarray:

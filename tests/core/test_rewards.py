@@ -63,7 +63,7 @@ def test_truncated_aec_games_pay_the_study_winners(game, mode):
         assert g.is_truncated(final)
         assert all(truncs.values()) and not any(terms.values())
         winners, vp = g.winners(final), g.scores(final).tolist()
-        assert info["winners"] == winners and info["scores"] == vp
+        assert info == {"scores": vp, "won": [int(p in winners) for p in range(n)]}
         np.testing.assert_allclose(totals, _expected(mode, winners, n, vp), atol=1e-9)
         if mode == "win":
             assert [p for p in range(n) if totals[p] > 0] == winners
@@ -87,7 +87,7 @@ def test_truncated_single_agent_episodes_pay_and_set_truncated(game, mode):
                 done = term or trunc
             assert trunc and not term and g.is_truncated(env.state)
             winners, vp = g.winners(env.state), g.scores(env.state).tolist()
-            assert info["winners"] == winners and info["scores"] == vp
+            assert info == {"scores": vp, "won": [int(p in winners) for p in range(n)]}
             assert total == pytest.approx(_expected(mode, winners, n, vp)[env.seat], abs=1e-9)
             env.reset()
 

@@ -24,7 +24,7 @@ def test_reward_modes_at_the_end(mode):
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    winners = info["winners"]
+    winners = [p for p, won in enumerate(info["won"]) if won]
     values = np.array([totals[a] for a in env.possible_agents])
     if mode == "win":
         assert values.sum() == pytest.approx(1.0)

@@ -51,7 +51,7 @@ def _compare(game, n, steps, seed, reward="win", opponents="random", **options):
             np.testing.assert_array_equal(infos[0]["terminal_observation"], o1)
             assert infos[0]["truncated"] == trunc
             assert infos[0]["scores"] == info1["scores"]
-            assert infos[0]["winners"] == info1["winners"]
+            assert infos[0]["won"] == info1["won"]
             o1, info1 = one.reset()
             assert vec.reset_infos[0] == info1
         np.testing.assert_array_equal(obs[0], o1)
@@ -126,8 +126,7 @@ def test_auto_reset_terminal_observation_and_rewards_at_the_end():
                 continue
             ends += 1
             info = infos[i]
-            winners = info["winners"]
-            expected = 1 / len(winners) if seats[i] in winners else 0.0
+            expected = info["won"][seats[i]] / sum(info["won"])
             assert rew[i] == pytest.approx(expected)
             assert info["episode"]["r"] == pytest.approx(returns[i])
             assert info["truncated"] and not info["TimeLimit.truncated"]
