@@ -63,8 +63,8 @@ def make_env(env_config: dict):
 class RllibConfig:
     game: str = "hansa"
     players: int = 2
-    iterations: int = option(10, type=int_at_least(1), help="RLlib training iterations "
-                             "(with --backend rllib)")
+    iterations: int = option(10, type=int_at_least(0), help="training iterations (RLlib; "
+                             "alphazero: after the warm start, 0 for the warm start only)")
     address: str | None = option(None, help="Ray cluster address (with --backend rllib)",
                                  show="a local Ray")
     out: str | None = None                  # default results/train/<game>_<players>p_rllib

@@ -86,6 +86,8 @@ def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
     assert len(log) == 1 + 1 + 3 and (tmp_path / "b" / "curve.png").stat().st_size > 0
     first = dict(zip(log[0].split(","), log[1].split(","), strict=True))
     assert first["iteration"] == "0" and first["net_vs_heuristic"] != ""   # the warm start
+    kept = sorted(p.name for p in (tmp_path / "b" / "nets").iterdir())
+    assert kept == ["net_0000.npz", "net_0002.npz", "net_0003.npz"]        # every rated net
     assert json.loads((tmp_path / "b" / "config.json").read_text())["players"] == 2
     with pytest.raises(ValueError, match="width"):
         train(AlphaZeroConfig(**{**TINY, "width": 8}, iterations=4,

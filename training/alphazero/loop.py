@@ -17,6 +17,7 @@ Files in `out`, each written atomically, ``state.json`` last, so a killed run re
 from its last iteration (``resume=True``) with the same buffer, generator and optimizer:
 
     config.json   the settings            net.npz      the latest net (agents.pvnet format)
+    nets/         net_<iteration>.npz, a copy of every rated net
     learner.pt    net + optimizer state    replay.npz   the replay buffer
     state.json    iteration, seeds, time   log.csv      one row per rated iteration
     curve.png     ratings against core-hours
@@ -28,6 +29,7 @@ Across sessions, ``net.npz`` and ``learner.pt`` are what to keep: a run resumed 
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -50,7 +52,8 @@ class AlphaZeroConfig:
     game: str = option("hansa", help="game name: hansa or voyage", positional=True,
                        required=True, type=game_name)
     players: int = option(2, type=int, help="player count, 2-4")
-    iterations: int = option(10, type=int_at_least(1), help="total iterations to reach")
+    iterations: int = option(10, type=int_at_least(0), help="total iterations to reach "
+                             "(alphazero: 0, the warm start only)")
     out: str | None = option(None, help="run directory",
                              show="results/train/az_<game>_<players>p")
     resume: bool = option(False, help="continue the run in --out")
@@ -283,7 +286,11 @@ def _progress(st: dict) -> dict:
 
 
 def _rated(run: Run, row: dict) -> dict:
+    """Rate the checkpoint just written and keep a copy of its net, nets/net_<iteration>.npz:
+    the strongest rated net, not the last, is the one to ship."""
     row = {**row, **run.rate()}
+    kept = run.out / "nets" / f"net_{row['iteration']:04d}.npz"
+    ck.atomic_write(kept, lambda tmp: shutil.copyfile(run.out / "net.npz", tmp))
     run.say(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()
                         if k in LOG_COLUMNS}))
     return row
