@@ -66,6 +66,16 @@ def test_replay_buffer_keeps_the_newest_and_round_trips(tmp_path):
     assert back.added == 7 and sorted(back.data["value"][:, 0]) == [2, 3, 4, 5, 6]
 
 
+def test_the_warm_start_alone_is_rated_and_fills_the_buffer(tmp_path):
+    g = registry.game("hansa")
+    st = train(AlphaZeroConfig(**{**TINY, "replay": 500}, iterations=0, out=str(tmp_path)))
+    assert st["iteration"] == 0 and st["warm"]
+    buf = replay.ReplayBuffer.load(tmp_path / "replay.npz", 500, g.obs_size, g.num_actions)
+    assert buf.size == 500 and (buf.data["policy"].sum(1) == 1).all()    # heuristic moves
+    log = (tmp_path / "log.csv").read_text().splitlines()
+    assert len(log) == 2 and (tmp_path / "nets" / "net_0000.npz").is_file()
+
+
 def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
     import agents
 

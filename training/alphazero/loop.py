@@ -6,7 +6,8 @@
 A run is a sequence of iterations after an optional warm start:
 
 0. warm start (once): `warm_games` heuristic games (`warmstart`), fitted for
-   `warm_epochs` epochs, so self-play begins near the heuristic instead of at random;
+   `warm_epochs` epochs, so self-play begins near the heuristic instead of at random; a
+   sample of its positions fills the replay buffer, which self-play then replaces;
 1. self-play: `positions` searched positions from games of the current net
    (`selfplay.SelfPlay`, playout-cap randomisation, root noise), into the replay buffer;
 2. learning: `train_steps` Adam steps on batches from the buffer;
@@ -186,6 +187,11 @@ class Run:
                                  seed=2**42 + c.seed, every=c.warm_every)
         losses = self.learner.fit(records, c.warm_epochs, c.learner_batch, self.gen)
         check = self.learner.evaluate(held)
+        # The buffer starts with the heuristic's positions (a random sample that fills it,
+        # or all of them): the first self-play games alone are too few for the value head,
+        # which then learns their outcomes by heart.
+        keep = self.gen.permutation(len(records["obs"]))[:c.replay]
+        self.buffer.add({k: v[np.sort(keep)] for k, v in records.items()})
         self.state["warm"] = True
         self._account(time.perf_counter() - t0, 1)
         self.say(f"warm start: {len(records['obs'])} heuristic decisions of {c.warm_games} "
