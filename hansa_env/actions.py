@@ -1,4 +1,4 @@
-"""Hansa action ids and names: a stable bijection (DESIGN.md §2).
+"""Hansa action ids and names: a stable bijection (docs/design.md §3).
 
 | ids     | name                        | when                                              |
 |---------|-----------------------------|---------------------------------------------------|

@@ -1,8 +1,8 @@
-"""The Hansa board as data (DESIGN.md §4, §8 HA1/HA2).
+"""The Hansa board as data (docs/rules/hansa.md HA1/HA2; docs/design.md §12).
 
 The printed map is not in the sources; this reconstruction follows the rulebook
-examples (E4, E5, E8) and DESIGN.md. Everything here is plain data: the kernel turns it
-into numpy arrays once at import.
+examples (E4, E5, E8) and the decisions HA1, HA2. Everything here is plain data: the
+kernel turns it into numpy arrays once at import.
 """
 
 CITIES = (
@@ -31,7 +31,7 @@ ROUTES = (
     ("Stockholm", "Kalmar"), ("Stockholm", "Reval"), ("Kalmar", "Copenhagen"),
     ("Danzig", "Kalmar"), ("Danzig", "Reval"), ("Reval", "Riga"), ("Riga", "Danzig"),
 )
-"""One-way routes (from, to); none is two-way (DESIGN.md §4)."""
+"""One-way routes (from, to); none is two-way (HA1)."""
 
 # Approximate map positions (longitude-ish, latitude-ish) for rendering only.
 CITY_XY = {

@@ -1,9 +1,10 @@
 """Hansa in plain Python: the readable reference implementation and differential oracle.
 
-Written from the rules (`rules/hansa.md`, ids H1..H30), the decisions (DESIGN.md §4, §8)
-and the engine contract (`docs/hansa_engine.md`), independently of the numba kernel. It
-uses the same RNG, setup order, decision points and state layout, so both can be compared
-step by step: same seed and actions -> same states, masks, observations and scores.
+Written from the rules (`docs/rules/hansa.md`, ids H1..H30), the decisions (HA1..HA20;
+docs/design.md §12) and the engine contract (`docs/hansa_engine.md`), independently of the
+numba kernel. It uses the same RNG, setup order, decision points and state layout, so both
+can be compared step by step: same seed and actions -> same states, masks, observations
+and scores.
 
 Token types are `colour * 3 + (barrels - 1)` (board.py); hands are counts per type.
 """

@@ -1,4 +1,4 @@
-"""The arena: plays games between named agents and records every game (DESIGN.md §6).
+"""The arena: plays games between named agents and records every game (docs/design.md §9).
 
 A *study* fixes a game, a player count, the game options, a line-up of agents, a seating
 rule and a base seed. Game ``i`` of a study is played with seed ``base_seed + i``; its

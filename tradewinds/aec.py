@@ -1,4 +1,4 @@
-"""One PettingZoo AEC environment for any `tradewinds.Game` (DESIGN.md §3).
+"""One PettingZoo AEC environment for any `tradewinds.Game` (docs/design.md §7).
 
 Classic-env conventions: observations are dicts with `observation` and `action_mask`,
 `agent_selection` follows the kernel's `current_player` — so an agent may act several

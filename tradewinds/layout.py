@@ -1,4 +1,4 @@
-"""Named fields inside a flat int32 state vector (the kernel protocol, DESIGN.md §2).
+"""Named fields inside a flat int32 state vector (docs/design.md §2).
 
 A game declares its fields once as (name, shape) pairs; `Layout` assigns offsets and
 hands out numpy views, so tests and tools read and edit a state by name while the

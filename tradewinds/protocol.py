@@ -1,4 +1,4 @@
-"""The kernel protocol every game implements (DESIGN.md §2), as code and as one handle.
+"""The kernel protocol every game implements (docs/design.md §3), as code and as one handle.
 
 A game is two things to the rest of the project:
 
@@ -92,7 +92,7 @@ class UnknownOptionError(ValueError, TypeError):
 
 
 class GameKernels(Protocol):
-    """The kernels every game has (DESIGN.md §2)."""
+    """The kernels every game has (docs/design.md §3)."""
 
     def init(self, s: np.ndarray, num_players: int, seed: int, *opts: int) -> None:
         """A fresh game from `seed`; `opts` are the values `Game.parse_options` returns."""

@@ -1,4 +1,4 @@
-"""Training (floor 4 of DESIGN.md §1, beside `studies`): the learner's opponents played
+"""Training (floor 4 of docs/design.md §1, beside `studies`): the learner's opponents played
 inside numba (`training.opponents`), the single-agent Gymnasium env
 (`training.single_agent`), the batched Stable-Baselines3 VecEnv (`training.vec_env`),
 MaskablePPO self-play on it with an opponent pool (`training.trainer`, `tradewinds

@@ -1,13 +1,13 @@
 """The Voyage board as data: the map-file parser, its validation and the kernel arrays.
 
-DESIGN.md §5, rules/voyage.md §3.2 (V14-V21), §7 (VA1-VA4, VA18, VA29); the file format is
-described in docs/voyage_map.md.
+docs/design.md §12, docs/rules/voyage.md §3.2 (V14-V21), §7 (VA1-VA4, VA18, VA29); the
+file format is described in docs/voyage_map.md.
 
 Hex convention
 --------------
 Flat-top hexes in an "odd-q" offset grid: a space is addressed by (col, row); columns
 stand side by side and every **odd** column is pushed half a hex **down**. Directions are
-numbered N=0, NE=1, SE=2, S=3, SW=4, NW=5 (clockwise, the DESIGN.md order), and the
+numbered N=0, NE=1, SE=2, S=3, SW=4, NW=5 (clockwise from north, VA1), and the
 opposite of direction d is (d + 3) % 6. Neighbour offsets (dcol, drow):
 
     direction    even column    odd column
@@ -40,7 +40,7 @@ DIRS = ("N", "NE", "SE", "S", "SW", "NW")
 N, NE, SE, S, SW, NW = range(6)
 
 GOODS = ("chili", "brazilwood", "ivory", "pepper", "cinnamon", "silk", "nutmeg", "silver")
-"""Goods in id order 0..7 (DESIGN.md §5)."""
+"""Goods in id order 0..7 (VA4, VA6)."""
 
 DECKS = ("west", "east")
 NO_CURRENT = -1
@@ -68,7 +68,7 @@ def step(col: int, row: int, direction: int) -> tuple[int, int]:
 
 
 def vp_for_year(year: int) -> int:
-    """Discovery VP from the card's year (DESIGN.md §5): <=1499 1, 1500-1511 2, >=1512 3."""
+    """Discovery VP from the card's year (VA2): <=1499 1, 1500-1511 2, >=1512 3."""
     if year <= 1499:
         return 1
     if year <= 1511:

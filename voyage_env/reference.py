@@ -1,7 +1,7 @@
 """Voyage (Caravelas, Gil d'Orey 2010) in plain Python: the readable reference implementation.
 
-Written from the rules (`rules/voyage.md`, ids V1..V62, examples E1..E19), the decisions
-(DESIGN.md §5 and §8, answers VA1..VA39) and the engine contract (`docs/voyage_engine.md`),
+Written from the rules (`docs/rules/voyage.md`, ids V1..V62, examples E1..E19), the
+decisions (VA1..VA39; docs/design.md §12) and the engine contract (`docs/voyage_engine.md`),
 independently of the numba kernel. It uses the same RNG (SplitMix64), the same order of
 randomness, the same decision points and the same state layout (`state.py`), so the two can
 be compared step by step: same seed and actions -> same states, masks, observations, scores.
@@ -257,7 +257,7 @@ class VoyageGame(ReferenceGame):
     """A whole game of Voyage; see the module docstring and docs/voyage_engine.md.
 
     The state vector follows the contract's "Bookkeeping fields" section. Choices made here
-    where the contract (rules, DESIGN.md, engine page) is still silent:
+    where the contract (rules, decisions, engine page) is still silent:
 
     Setup
     - Target cards: `k = min(4, len(deck) // n)` is computed per deck; a seat's west cards go
@@ -292,7 +292,7 @@ class VoyageGame(ReferenceGame):
       decision point); `stop` ends the turn directly.
     - `is_terminal()` is true for a truncated game too; `is_truncated()` tells them apart.
 
-    Dice movement (variant 2, V54; DESIGN.md VA34; docs/voyage_engine.md "Dice movement")
+    Dice movement (variant 2, V54; VA34; docs/voyage_engine.md "Dice movement")
     - No target cards are dealt and no wind deck is built: the setup draws only the turn
       order. There is no auction: the bid fields keep their neutral values, and from round
       2 on the turn order rotates (the first position becomes the last).

@@ -1,4 +1,4 @@
-"""Numbers of the Voyage game as data (rules/voyage.md, DESIGN.md §5)."""
+"""Numbers of the Voyage game as data (docs/rules/voyage.md; docs/design.md §12)."""
 
 from voyage_env.board import DIRS, GOODS
 

@@ -1,4 +1,4 @@
-"""Search agents see only what their seat may see (DESIGN.md §6, issue 8 item 2).
+"""Search agents see only what their seat may see (docs/design.md §6).
 
 With the same rng, an agent's choice must not change when the hidden parts of the real
 state change: Hansa's supply order (HA17), Voyage's other hands, unseen target cards, deck

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents import az_search, pvnet
+from agents import az, az_search, pvnet
 from tradewinds import registry
 
 
@@ -136,3 +136,17 @@ def test_net_agents_play_legal_games_and_refuse_a_wrong_net(tmp_path):
         g = registry.game("voyage")
         s = g.new_state(3, 0)
         agent.act(g.observe(s, 0), g.legal_mask(s), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("path", sorted(az.NETS.glob("*.npz")), ids=lambda p: p.stem)
+def test_shipped_nets_fit_their_games_and_say_how_they_were_made(path):
+    """agents/nets/<game>_<n>p.npz: small, for that game and count, with the command that
+    trained it and its rating (training.alphazero.ship writes them)."""
+    from tradewinds import registry
+
+    assert path.stat().st_size < 10 * 2**20
+    _, config, meta = pvnet.load(path)
+    g = registry.game(config.game)
+    assert path.stem == f"{config.game}_{config.num_players}p"
+    assert (config.obs_size, config.num_actions) == (g.obs_size, g.num_actions)
+    assert "--algo alphazero" in meta["command"] and meta["rated"]["games"] >= 200

@@ -1,5 +1,5 @@
 """`noisy:<eps>` (agents/noisy.py): the heuristic with random legal moves mixed in, the
-ladder's rungs between random play and the heuristic (issue 14)."""
+ladder's rungs between random play and the heuristic."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Voyage heuristic (agents/heuristic_voyage.py): always legal, deterministic, ends games,
-and plays the strategy it claims (docs/rules/voyage.md; DESIGN.md §9).
+and plays the strategy it claims (docs/rules/voyage.md; docs/design.md §8).
 
 Strength and speed are measured, not asserted here: benchmarks/heuristic_voyage_strength.py.
 """

@@ -1,4 +1,4 @@
-"""One conformance suite for every registered game (issue 12).
+"""One conformance suite for every registered game.
 
 Parametrized over `tradewinds.registry.games()` — Hansa, Voyage and, while this module
 runs, the tiny test game Pebbles (tests/helpers/pebbles_env/, docs/adding_a_game.md) — each

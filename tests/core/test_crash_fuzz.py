@@ -1,4 +1,4 @@
-"""No public entry point crashes or hangs the interpreter on a corrupted state (issue 11).
+"""No public entry point crashes or hangs the interpreter on a corrupted state.
 
 Child processes (so a crash is observed, not suffered) take real states of both games
 (2-4 players, several options, random points of random games, finished ones included),

@@ -1,4 +1,4 @@
-"""Rewards that agree with the study (issue 9, item 1): a game stopped by the round cap is
+"""Rewards that agree with the study: a game stopped by the round cap is
 scored as it stands (the arena's `game.scores` / `game.winners`), pays its final rewards
 and ends with truncation set; reward="score" pays the change of the VP margin (own VP
 minus the best other seat's, / 100) at every step, summing to the final margin. The same

@@ -1,4 +1,4 @@
-"""Every rule id cited in the repository is defined in docs/rules/ (issue 12).
+"""Every rule id cited in the repository is defined in docs/rules/.
 
 Code docstrings, error messages, tests and docs cite the rules by id: H12 and HA4 (Hansa,
 docs/rules/hansa.md), V13 and VA34 (Voyage, docs/rules/voyage.md), E7 (a worked example;

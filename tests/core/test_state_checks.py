@@ -1,4 +1,4 @@
-"""State checks (issue 11, items 1 and 7).
+"""State checks: the full validation and the cheap structural checks.
 
 - `validate_state` rejects every state the plain-Python reference's loader rejects:
   real states of both games are mutated field by field and both are asked.
@@ -146,7 +146,7 @@ def test_game_methods_name_the_bad_field(name):
     game = tradewinds.game(name)
     s = game.new_state(3, 1)
     bad = s.copy()
-    bad[0] = 99          # issue 11: this aborted the interpreter in observe
+    bad[0] = 99          # before the checks, this aborted the interpreter in observe
     calls = [lambda t: game.observe(t, 0), game.legal_mask, game.legal_actions,
              lambda t: game.step(t, 0), game.current_player, game.is_terminal,
              game.is_truncated, game.scores, game.winners, game.returns, game.num_players,

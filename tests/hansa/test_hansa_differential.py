@@ -1,4 +1,4 @@
-"""Kernel vs plain-Python reference, step by step on random games (DESIGN.md §2).
+"""Kernel vs plain-Python reference, step by step on random games (docs/design.md §5).
 
 The two were written independently from the rules and docs/hansa_engine.md. At every
 step: the full state vector, the legal mask, every seat's observation, scores, winners

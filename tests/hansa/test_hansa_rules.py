@@ -511,9 +511,9 @@ def test_H21_sell_conditions():
 
 
 def test_H21_reason_mid_sale_names_the_two_token_condition():
-    """H21 + DESIGN §3 ('ValueError naming the action and why'): mid-sale, adding a held
-    token of a colour with fewer than two tokens is illegal because of H21, not because
-    no such token is left."""
+    """H21 + docs/design.md §3 (IllegalActionError names the action and the reason):
+    mid-sale, adding a held token of a colour with fewer than two tokens is illegal
+    because of H21, not because no such token is left."""
     s = staged(4, ship="Lubeck", hands={0: {"red1": 1, "red2": 1, "blue1": 1}},
                stalls={("Lubeck", 0): 1})
     play(s, "sell:add:red1")

@@ -12,7 +12,7 @@ pytest.importorskip("torch")
 
 from agents import pvnet  # noqa: E402
 from tradewinds import registry  # noqa: E402
-from training.alphazero import replay, selfplay, warmstart  # noqa: E402
+from training.alphazero import replay, selfplay, ship, warmstart  # noqa: E402
 from training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
 
 TINY = dict(game="hansa", players=2, warm_games=12, warm_epochs=1, positions=60, games=4,
@@ -74,6 +74,12 @@ def test_the_warm_start_alone_is_rated_and_fills_the_buffer(tmp_path):
     assert buf.size == 500 and (buf.data["policy"].sum(1) == 1).all()    # heuristic moves
     log = (tmp_path / "log.csv").read_text().splitlines()
     assert len(log) == 2 and (tmp_path / "nets" / "net_0000.npz").is_file()
+    shipped = ship.ship(tmp_path, 0, dest=tmp_path / "shipped.npz")
+    _, config, meta = pvnet.load(shipped)
+    assert config.game == "hansa" and meta["rated"]["games"] == TINY["rate_games"]
+    assert 0 <= meta["rated"]["az_low"] <= meta["rated"]["az_vs_heuristic"] <= 1
+    with pytest.raises(ValueError, match="rated nets of .*net_0000.npz"):
+        ship.ship(tmp_path, 3)
 
 
 def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):

@@ -1,4 +1,4 @@
-"""SingleAgentEnv is as strict as the AEC env (issue 11, item 4): arguments and actions are
+"""SingleAgentEnv is as strict as the AEC env: arguments and actions are
 checked, an ended episode must be reset, the env copies and pickles, Gymnasium's
 check_env passes with every default, and both envs' observation spaces are the real
 bounds of the observations."""

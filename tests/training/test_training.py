@@ -1,4 +1,4 @@
-"""Self-play training (issue 9): the opponent pool's rule, opponents drawn per game in the
+"""Self-play training: the opponent pool's rule, opponents drawn per game in the
 batched VecEnv, `tradewinds train` end to end with checkpoints and --resume, and the
 `ppo` / `ppo:<path>` agents."""
 

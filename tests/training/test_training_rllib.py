@@ -1,4 +1,4 @@
-"""`tradewinds train --backend rllib` (issue 9, item 5): RLlib's PettingZoo wrapper and
+"""`tradewinds train --backend rllib`: RLlib's PettingZoo wrapper and
 action-masking PPO module train the shared self-play policy; one iteration in a local Ray."""
 
 from __future__ import annotations

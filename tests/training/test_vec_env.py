@@ -1,4 +1,4 @@
-"""The batched VecEnv (issue 9, item 2): the same games as SingleAgentEnv for the same
+"""The batched VecEnv: the same games as SingleAgentEnv for the same
 seeds and learner actions, masks of the learner's seat, auto-reset with
 terminal_observation, rewards at the end, predictor opponents by batched forward passes,
 SB3's VecEnv interface and a MaskablePPO run on it."""

@@ -1,4 +1,4 @@
-"""Voyage determinization (voyage_env/determinize.py, DESIGN.md §6, VA32).
+"""Voyage determinization (voyage_env/determinize.py, docs/design.md §6, VA32).
 
 What seat p sees is `observe(state, p)`: the public position, his own wind cards and his
 own target cards. A determinization keeps all of that and resamples the rest: the other

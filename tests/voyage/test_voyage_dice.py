@@ -117,8 +117,9 @@ def test_the_option_flows_through_options_env_and_defaults():
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_VA34_the_first_roll_comes_from_the_seeded_generator_after_the_order_shuffle(n):
-    """VA34 + DESIGN §2: setup draws only the turn order (no target or wind cards), then the
-    first turn's two dice, all from the state's SplitMix64 (written out here on its own)."""
+    """VA34 + docs/design.md §2: setup draws only the turn order (no target or wind cards),
+    then the first turn's two dice, all from the state's SplitMix64 (written out here on
+    its own)."""
     for seed in (0, 7, 12345):
         s = GAME.new_state(n, seed, **DICE)
         v = StateView(s)

@@ -1,4 +1,4 @@
-"""Voyage kernel vs plain-Python reference, step by step (DESIGN.md §2).
+"""Voyage kernel vs plain-Python reference, step by step (docs/design.md §5).
 
 Written independently from the rules and docs/voyage_engine.md. At every step the full
 state vectors (including the RNG words, the deck order and the pending-work fields) and
