@@ -1,0 +1,60 @@
+"""Ship a rated net of a run as the game's default: ``agents/nets/<game>_<n>p.npz``.
+
+    python -m training.alphazero.ship results/train/az_hansa_2p --iteration 0
+
+copies ``nets/net_<iteration>.npz`` of the run (every rated net is kept there) with its
+rating row from ``log.csv`` and the run's settings added to the metadata, so the shipped
+file says how it was trained and how strong it measured. `az` and `net` without a path
+play the shipped nets.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from agents import az, pvnet
+from training import checkpoints as ck
+
+RATING = ("net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic", "az_low", "az_high")
+
+
+def ship(run: Path, iteration: int, dest: Path | None = None) -> Path:
+    """Copy the run's rated net of `iteration` to the shipped place (or `dest`)."""
+    run = Path(run)
+    source = run / "nets" / f"net_{iteration:04d}.npz"
+    if not source.is_file():
+        kept = sorted(p.name for p in (run / "nets").glob("net_*.npz"))
+        raise ValueError(f"{source} does not exist; rated nets of {run}: {kept or 'none'}")
+    rows = [r for r in ck.read_rows(run / "log.csv") if int(r["iteration"]) == iteration]
+    if not rows or not rows[-1].get("az_vs_heuristic"):
+        raise ValueError(f"{run / 'log.csv'} has no rating of iteration {iteration}")
+    weights, config, meta = pvnet.load(source)
+    settings = ck.read_json(run / "config.json")
+    meta = {**meta, "shipped_from": f"{run.name} iteration {iteration}",
+            "rated": {"opponent": "heuristic", "games": int(settings["rate_games"]),
+                      "simulations": int(settings["rate_simulations"]),
+                      **{k: round(float(rows[-1][k]), 4) for k in RATING}},
+            "settings": settings}
+    dest = Path(dest) if dest else az.shipped(config.game, config.num_players)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    return pvnet.save(dest, weights, config, meta)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out)")
+    ap.add_argument("--iteration", type=int, required=True, help="which rated net")
+    ap.add_argument("--dest", type=Path, default=None, help="default agents/nets/<game>_<n>p.npz")
+    args = ap.parse_args(argv)
+    try:
+        path = ship(args.run, args.iteration, args.dest)
+    except ValueError as e:
+        ap.exit(2, f"error: {e}\n")
+    print(f"shipped {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
