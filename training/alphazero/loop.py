@@ -105,6 +105,22 @@ class AlphaZeroConfig:
         return {k: v for k, v in asdict(self).items() if k in keep}
 
 
+COMMAND_SKIPS = ("game", "players", "out", "resume", "progress", "device", "threads")
+"""Settings the command line spells otherwise, or that do not change what is trained."""
+
+
+def command_line(c: AlphaZeroConfig) -> str:
+    """The command that trains run `c`: every setting that is not the default."""
+    from dataclasses import fields
+
+    words = [f"tradewinds train {c.game} --algo alphazero --players {c.players}"]
+    for f in fields(c):
+        value = getattr(c, f.name)
+        if f.name not in COMMAND_SKIPS and value != f.default:
+            words.append(f"--{f.name.replace('_', '-')} {value}")
+    return " ".join(words + [f"--out {c.out}"])
+
+
 class Run:
     """One AlphaZero run: learner, self-play, buffer and the run's files."""
 
@@ -248,9 +264,7 @@ class Run:
         ck.write_json(self.out / "state.json", st)
 
     def command(self) -> str:
-        c = self.config
-        return (f"tradewinds train {c.game} --algo alphazero --players {c.players} "
-                f"--iterations {c.iterations} --seed {c.seed} --out {c.out}")
+        return command_line(self.config)
 
     def log(self, row: dict) -> None:
         from training import curve

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from agents import az, pvnet
 from training import checkpoints as ck
+from training.alphazero import loop
 
 RATING = ("net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic", "az_low", "az_high")
 
@@ -31,7 +32,8 @@ def ship(run: Path, iteration: int, dest: Path | None = None) -> Path:
         raise ValueError(f"{run / 'log.csv'} has no rating of iteration {iteration}")
     weights, config, meta = pvnet.load(source)
     settings = ck.read_json(run / "config.json")
-    meta = {**meta, "shipped_from": f"{run.name} iteration {iteration}",
+    meta = {**meta, "command": loop.command_line(loop.AlphaZeroConfig(**settings)),
+            "shipped_from": f"{run.name} iteration {iteration}",
             "rated": {"opponent": "heuristic", "games": int(settings["rate_games"]),
                       "simulations": int(settings["rate_simulations"]),
                       **{k: round(float(rows[-1][k]), 4) for k in RATING}},
