@@ -7,7 +7,7 @@ written to be fast: no Python objects, a handful of small shortest-route tables 
 decision (`voyage_env.routes`, about ten microseconds each), or none when the aux value
 carries precomputed tables (see `aux_routes`).
 
-Strategy (docs/rules/voyage.md; docs/design.md §8, §12):
+Strategy (rules/voyage.md; DESIGN.md §5, §9):
 
 - **Goal.** While monastery tiles remain, the fleet's main goal is the pepper port
   (Calicut) and, once pepper is aboard, Lisbon: the tile is 10 VP and taking the tiles is
