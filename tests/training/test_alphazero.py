@@ -115,6 +115,25 @@ def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
     assert mask[agent.act(g.observe(s, 0), mask, np.random.default_rng(0), state=s)]
 
 
+def test_a_resumed_learner_keeps_its_moments_but_takes_the_new_learning_rate():
+    from training.alphazero.learner import Learner
+
+    cfg = pvnet.NetConfig("hansa", 2, 6, 4, 8, 1)
+    first = Learner(cfg, lr=1e-3, device="cpu")
+    gen = np.random.default_rng(0)
+    batch = {"obs": gen.random((16, 6), dtype=np.float32), "mask": np.ones((16, 4), bool),
+             "policy": np.full((16, 4), 0.25, np.float32),
+             "value": np.zeros((16, pvnet.MAX_SEATS), np.float32)}
+    batch["value"][:, :2] = 0.5
+    first.step(batch)
+    second = Learner(cfg, lr=3e-4, device="cpu")
+    second.load_state_dict(first.state_dict())
+    assert [g["lr"] for g in second.opt.param_groups] == [3e-4]
+    moments = first.opt.state_dict()["state"][0]["exp_avg"]
+    assert np.allclose(second.opt.state_dict()["state"][0]["exp_avg"], moments)
+    assert second.steps == 1
+
+
 def test_cli_trains_alphazero_and_refuses_ray_for_now(tmp_path, capsys):
     from tradewinds_cli.main import main
 

@@ -28,6 +28,7 @@ class Learner:
         self.device = pick_device(device)
         self.config = config
         self.net = PolicyValueNet(config).to(self.device)
+        self.lr = lr
         self.opt = torch.optim.AdamW(self.net.parameters(), lr=lr, weight_decay=weight_decay)
         self.value_weight = value_weight
         self.steps = 0
@@ -89,6 +90,10 @@ class Learner:
         return {"net": self.net.state_dict(), "opt": self.opt.state_dict(), "steps": self.steps}
 
     def load_state_dict(self, state: dict) -> None:
+        """Restore net, optimizer moments and step count; the learning rate stays this
+        learner's own (a resumed run may continue at another --lr)."""
         self.net.load_state_dict(state["net"])
         self.opt.load_state_dict(state["opt"])
+        for group in self.opt.param_groups:
+            group["lr"] = self.lr
         self.steps = int(state["steps"])
