@@ -27,8 +27,9 @@ class Trainer:
     algo: str = option("ppo", choices=("ppo", "alphazero"), help="ppo: MaskablePPO or RLlib "
                        "PPO (--backend); alphazero: self-play with the net-guided search "
                        "(training/alphazero)")
-    backend: str = option("sb3", choices=("sb3", "rllib"), help="sb3: MaskablePPO on this "
-                          "machine; rllib: Ray RLlib PPO")
+    backend: str = option("sb3", choices=("sb3", "rllib", "ray"), help="sb3: MaskablePPO "
+                          "on this machine; rllib: Ray RLlib PPO; ray: alphazero's self-play "
+                          "on Ray actors (--actors)")
 
 
 def configs() -> tuple:
@@ -51,6 +52,8 @@ def run(args) -> int:
     sb3, _, rllib, alphazero = configs()
     if args.algo == "alphazero":
         return _alphazero(args, alphazero)
+    if args.backend == "ray":
+        raise ValueError("--backend ray is for --algo alphazero (PPO on Ray: --backend rllib)")
     if args.backend == "rllib":
         from training.rllib import train_rllib
 
@@ -75,9 +78,13 @@ def _alphazero(args, cls) -> int:
     from tradewinds_cli import options
     from training.alphazero.loop import train
 
-    if args.backend != "sb3" or args.address is not None:
-        raise ValueError("--algo alphazero runs on this machine; its Ray actors are not "
-                         "built yet (no --backend rllib or --address)")
+    if args.backend == "rllib":
+        raise ValueError("--algo alphazero trains on this machine or on Ray actors: "
+                         "--backend ray --actors N, not --backend rllib")
+    if args.backend == "ray" and args.actors < 1:
+        raise ValueError("--backend ray needs --actors N (N >= 1 self-play actors)")
+    if args.backend != "ray" and (args.actors or args.address is not None):
+        raise ValueError("--actors and --address are for --backend ray")
     config = options.config(args, cls)
     state = train(config, console=Console())
     print(f"net: {config.out}/net.npz (iteration {state['iteration']}, "

@@ -65,8 +65,8 @@ class RllibConfig:
     players: int = 2
     iterations: int = option(10, type=int_at_least(0), help="training iterations (RLlib; "
                              "alphazero: after the warm start, 0 for the warm start only)")
-    address: str | None = option(None, help="Ray cluster address (with --backend rllib)",
-                                 show="a local Ray")
+    address: str | None = option(None, help="Ray cluster address (with --backend rllib "
+                                 "or ray)", show="a local Ray")
     out: str | None = None                  # default results/train/<game>_<players>p_rllib
     seed: int = 0
     reward: str = "score"

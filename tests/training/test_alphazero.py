@@ -134,7 +134,7 @@ def test_a_resumed_learner_keeps_its_moments_but_takes_the_new_learning_rate():
     assert second.steps == 1
 
 
-def test_cli_trains_alphazero_and_refuses_ray_for_now(tmp_path, capsys):
+def test_cli_trains_alphazero(tmp_path, capsys):
     from tradewinds_cli.main import main
 
     out = tmp_path / "run"
@@ -145,6 +145,4 @@ def test_cli_trains_alphazero_and_refuses_ray_for_now(tmp_path, capsys):
             "--width", "8", "--blocks", "0", "--no-progress"]
     assert main(argv) == 0
     assert f"az:{out}/net.npz" in capsys.readouterr().out
-    assert main([*argv[:4], "--backend", "rllib"]) == 2
-    assert "Ray actors" in capsys.readouterr().err
     assert main(["train", "hansa", "--algo", "muzero"]) == 2

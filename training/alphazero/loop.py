@@ -81,6 +81,10 @@ class AlphaZeroConfig:
     rate_games: int = option(40, type=int_at_least(1), help="rating games per agent")
     rate_simulations: int = option(100, type=int_at_least(2), help="az simulations when "
                                    "rated")
+    actors: int = option(0, type=int_at_least(0), help="self-play actors on Ray (with "
+                         "--backend ray; 0: self-play in this process)")
+    address: str | None = option(None, help="Ray cluster address (with --backend rllib "
+                                 "or ray)", show="a local Ray")
     device: str = option("auto", choices=("auto", "cpu", "cuda"), help="learner device "
                          "(alphazero; auto: CUDA when torch sees one)")
     threads: int = option(1, type=int_at_least(1), help="torch threads of the learner")
@@ -105,7 +109,8 @@ class AlphaZeroConfig:
         return {k: v for k, v in asdict(self).items() if k in keep}
 
 
-COMMAND_SKIPS = ("game", "players", "out", "resume", "progress", "device", "threads")
+COMMAND_SKIPS = ("game", "players", "out", "resume", "progress", "device", "threads",
+                 "actors", "address")
 """Settings the command line spells otherwise, or that do not change what is trained."""
 
 
@@ -114,6 +119,8 @@ def command_line(c: AlphaZeroConfig) -> str:
     from dataclasses import fields
 
     words = [f"tradewinds train {c.game} --algo alphazero --players {c.players}"]
+    if c.actors:
+        words.append(f"--backend ray --actors {c.actors}")
     for f in fields(c):
         value = getattr(c, f.name)
         if f.name not in COMMAND_SKIPS and value != f.default:
@@ -186,10 +193,16 @@ class Run:
 
         c = self.config
         if self._selfplay is None:
-            self._selfplay = SelfPlay(
-                self.game, c.players, self.learner.weights(),
-                SelfPlayConfig(games=c.games, simulations=c.simulations,
-                               fast_simulations=c.fast_simulations, full_share=c.full_share))
+            config = SelfPlayConfig(games=c.games, simulations=c.simulations,
+                                    fast_simulations=c.fast_simulations,
+                                    full_share=c.full_share)
+            if c.actors:
+                from training.alphazero.actors import RayActors
+
+                self._selfplay = RayActors(self.game, c.players, self.learner.weights(),
+                                           config, c.actors, c.address)
+            else:
+                self._selfplay = SelfPlay(self.game, c.players, self.learner.weights(), config)
         return self._selfplay
 
     def warm_start(self) -> dict:
@@ -223,13 +236,15 @@ class Run:
         games_before = sp.games_finished
         records = sp.play(c.positions, seed=(c.seed + 1) * 10**9 + st["next_seed"])
         played = sp.games_finished - games_before
-        st["next_seed"] += played + c.games
+        st["next_seed"] += sp.seeds_used(c.games) if c.actors else played + c.games
         self.buffer.add(records)
+        t1 = time.perf_counter()
         losses = self.learner.train(self.buffer, c.train_steps, c.learner_batch, self.gen)
         st["iteration"] += 1
         st["positions"] += len(records["obs"])
         st["games"] += played
-        self._account(time.perf_counter() - t0, 1)
+        self._account(t1 - t0, max(1, c.actors))       # the actors' cores while they play
+        self._account(time.perf_counter() - t1, 1)
         return losses
 
     def _account(self, seconds: float, cores: int) -> None:
