@@ -2,10 +2,12 @@
 one game and a batch of games side by side, for each game at 2 players; medians of
 `--repeats` searches from the opening positions of seeds 0.. .
 
-    python -m benchmarks.az_speed [--net PATH ...] [--width 256] [--sims 200] [--repeats 5]
+    python -m benchmarks.az_speed [--net PATH ...] [--random --width 256] [--sims 200]
 
-Without --net a random net of the given width is timed (the cost of a forward pass
-depends on the sizes, not the values; the tree's shape does).
+Without --net the shipped 2-player nets are timed; --random times a random net of the
+given width instead (the cost of a forward pass depends on the sizes, not the values; the
+tree's shape does). The forward pass's share of the search time is estimated as one pass
+over the batch per simulation wave, timed alone on the same observations.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import time
 import numpy as np
 
 import agents  # noqa: F401  (binds the games' strategies)
-from agents import az_search, pvnet
+from agents import az, az_search, pvnet
 from tradewinds import registry
 
 
@@ -35,26 +37,54 @@ def rate(game, weights, games: int, sims: int, repeats: int) -> float:
     return games * (sims - 1) / statistics.median(times)
 
 
+def forward_seconds(game, weights, games: int, repeats: int) -> float:
+    """Median time of one forward pass over `games` rows of opening observations."""
+    obs = np.stack([game.observe(game.new_state(2, i), 0) for i in range(games)]
+                   ).astype(np.float32)
+    logits = np.zeros((games, game.num_actions), np.float32)
+    values = np.zeros((games, pvnet.MAX_SEATS), np.float32)
+    pvnet.forward(weights, obs, logits, values)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(50):
+            pvnet.forward(weights, obs, logits, values)
+        times.append((time.perf_counter() - t0) / 50)
+    return statistics.median(times)
+
+
+def _nets(args) -> list:
+    if args.net:
+        return [pvnet.load(path)[:2] for path in args.net]
+    configs = [pvnet.NetConfig(g, 2, registry.game(g).obs_size, registry.game(g).num_actions,
+                               args.width, 2) for g in ("hansa", "voyage")]
+    if args.random:
+        return [(pvnet.random_weights(c, 0), c) for c in configs]
+    return [pvnet.load(az.shipped(c.game, 2))[:2] for c in configs]
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.az_speed", description=__doc__)
     p.add_argument("--net", action="append", default=[], help="a net file (repeatable)")
-    p.add_argument("--width", type=int, default=256)
+    p.add_argument("--random", action="store_true", help="random nets, not the shipped ones")
+    p.add_argument("--width", type=int, default=256, help="width of the --random nets")
     p.add_argument("--sims", type=int, default=200)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--batch", type=int, default=32)
     args = p.parse_args(argv)
-    nets = [pvnet.load(path)[:2] for path in args.net] or [
-        (pvnet.random_weights(c, 0), c) for c in
-        (pvnet.NetConfig(g, 2, registry.game(g).obs_size, registry.game(g).num_actions,
-                         args.width, 2) for g in ("hansa", "voyage"))]
-    print(f"| game | net | 1 game sims/s | {args.batch} games sims/s |")
-    print("|---|---|---:|---:|")
-    for weights, config in nets:
+    b = args.batch
+    print(f"| game | net | 1 game sims/s | forward share | {b} games sims/s | forward share |")
+    print("|---|---|---:|---:|---:|---:|")
+    for weights, config in _nets(args):
         game = registry.game(config.game)
-        one = rate(game, weights, 1, args.sims, args.repeats)
-        many = rate(game, weights, args.batch, args.sims, args.repeats)
-        print(f"| {config.game} | {config.hidden}x{config.blocks + 1} | {one:,.0f} | "
-              f"{many:,.0f} |")
+        cells = []
+        for games in (1, b):
+            sims_per_s = rate(game, weights, games, args.sims, args.repeats)
+            waves_per_s = sims_per_s / games
+            share = waves_per_s * forward_seconds(game, weights, games, args.repeats)
+            cells += [f"{sims_per_s:,.0f}", f"{share:.0%}"]
+        print(f"| {config.game} | {config.hidden}x{config.blocks + 1} | " + " | ".join(cells)
+              + " |")
     return 0
 
 
