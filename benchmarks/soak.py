@@ -60,6 +60,10 @@ CHOICES = {   # the options that change the rules (max_rounds only caps the leng
     "voyage": {"simple_deck": (False, True), "black_ship": (False, True),
                "dice_movement": (False, True)},
 }
+COMPENSATED = {   # one more option set each: the seat-compensation variants (HA21-22, VA40-41)
+    "hansa": {"seat_talers": (0, 1, 2, 3), "seat_vp": (0, 1, 2, 3)},
+    "voyage": {"seat_vp": (0, 1, 2, 3), "seat_cards": (0, 1, 1, 2)},
+}
 CAP_EVERY = 25                        # every 25th random game is capped ...
 SHORT_CAP = {"hansa": 8, "voyage": 4}  # ... at this many rounds
 HEUR = 1_000_000_000                  # seed offset of the heuristic games
@@ -191,12 +195,14 @@ def first_difference(game, state: np.ndarray, ref, observations: bool = True) ->
 @cache
 def option_sets(name: str) -> tuple:
     """Every combination of the game's choice options that its parser accepts (a refused
-    one, e.g. Voyage's dice_movement with simple_deck, is left out)."""
+    one, e.g. Voyage's dice_movement with simple_deck, is left out), then the
+    compensation variants on the default rules: they change set-up and scoring only."""
     from tradewinds import registry
 
     game = registry.game(name)
     choices = CHOICES[name]
-    missing = set(game.option_defaults) - set(choices) - {"max_rounds"}
+    extra = COMPENSATED.get(name, {})
+    missing = set(game.option_defaults) - set(choices) - set(extra) - {"max_rounds"}
     if missing:
         raise RuntimeError(f"benchmarks.soak: {name} has options {sorted(missing)} the soak "
                            "does not vary; add them to CHOICES")
@@ -208,6 +214,8 @@ def option_sets(name: str) -> tuple:
         except ValueError:
             continue
         out.append(opts)
+    if extra:
+        out.append(dict(out[0], **extra))
     return tuple(out)
 
 
@@ -218,7 +226,7 @@ def label(opts: dict) -> str:
     for k, v in opts.items():
         if v is True:
             parts.append(k)
-        elif v is not False and k != "max_rounds":
+        elif v not in (False, ()) and k != "max_rounds":
             parts.append(f"{k}={v}")
     return "+".join(parts) or "defaults"
 

@@ -48,7 +48,7 @@ CAPABILITIES = frozenset({"random_playout", "batch", "jit"})
 
 
 def _init(aux, s, num_players, seed, opts):
-    K.init(s, num_players, seed, opts[0], opts[1])
+    K.init_opts(s, num_players, seed, opts)
 
 
 jit.bind(

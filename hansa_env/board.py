@@ -68,6 +68,8 @@ STALLS_PER_PLACEMENT = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 COLOURS_REMOVED = {2: 2, 3: 1, 4: 0}
 DEFAULT_MAX_ROUNDS = 200
+SEAT_TALERS_LIMIT = 100    # the largest entry of option seat_talers (HA21)
+SEAT_VP_LIMIT = 1000       # the largest entry of option seat_vp (HA22)
 
 
 def pile_sizes(remaining: int) -> tuple:

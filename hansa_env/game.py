@@ -23,18 +23,29 @@ from hansa_env.state import (
     TAX,
     StateView,
 )
+from tradewinds.compensation import check_count, parse_schedule
 from tradewinds.protocol import Game, StateChecks
 
 BUILD_RULES = {"barrels": 0, "per_stall": 1}
 
 
-def parse_options(build_rule: str = "barrels", max_rounds: int = B.DEFAULT_MAX_ROUNDS):
-    """Options -> extra init arguments: build_rule ("barrels" | "per_stall"), max_rounds."""
+def parse_options(build_rule: str = "barrels", max_rounds: int = B.DEFAULT_MAX_ROUNDS,
+                  seat_talers=(), seat_vp=()):
+    """Options -> extra init arguments: build_rule ("barrels" | "per_stall"), max_rounds,
+    then seat_talers and seat_vp (HA21, HA22) as four per-seat integers each."""
     if build_rule not in BUILD_RULES:
         raise ValueError(f"build_rule must be one of {sorted(BUILD_RULES)}, got {build_rule!r}")
     if not isinstance(max_rounds, (int, np.integer)) or not 1 <= max_rounds <= 10_000:
         raise ValueError(f"max_rounds must be an integer in 1..10000, got {max_rounds!r}")
-    return BUILD_RULES[build_rule], int(max_rounds)
+    return (BUILD_RULES[build_rule], int(max_rounds),
+            *parse_schedule("seat_talers", seat_talers, B.SEAT_TALERS_LIMIT),
+            *parse_schedule("seat_vp", seat_vp, B.SEAT_VP_LIMIT))
+
+
+def check_options(num_players: int, seat_talers=(), seat_vp=(), **_):
+    """The per-seat options against the player count (one entry per seat, or none)."""
+    check_count("seat_talers", seat_talers, num_players)
+    check_count("seat_vp", seat_vp, num_players)
 
 
 def _city(c):
@@ -128,6 +139,7 @@ def validate_state(state) -> None:
         (lambda: v.build_rule in (0, 1), f"build_rule={v.build_rule} not 0 or 1"),
         (lambda: v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1"),
         (lambda: (v.money >= 0).all(), "negative money"),
+        (lambda: (v.seat_vp >= 0).all(), "negative seat_vp"),
         (lambda: (v.hand >= 0).all() and (v.sold >= 0).all(), "negative token counts"),
         (lambda: (v.stalls >= 0).all() and (v.stall_supply >= 0).all(), "negative stall counts"),
         (lambda: ((v.warehouse >= -1) & (v.warehouse < B.NUM_TOKEN_TYPES)).all(),
@@ -148,7 +160,7 @@ def validate_state(state) -> None:
         raise ValueError("malformed Hansa state: tokens of a set-aside colour are in play")
     seats = np.arange(4) >= n
     if (v.money[seats].any() or v.stalls[:, seats].any() or v.hand[seats].any()
-            or v.stall_supply[seats].any() or v.sold[seats].any()):
+            or v.stall_supply[seats].any() or v.sold[seats].any() or v.seat_vp[seats].any()):
         raise ValueError("malformed Hansa state: unused seats must be zero")
     placed = v.stalls.sum(axis=0) + v.stall_supply
     if (placed[:n] != B.STALLS_PER_PLAYER).any():
@@ -238,9 +250,13 @@ GAME = Game(
     aux=AUX,
     capabilities=CAPABILITIES,
     checks=StateChecks(C, C.M, LAYOUT),
-    obs_high=lambda num_players, **options: obs_high(num_players),
+    obs_high=lambda num_players, seat_talers=(), seat_vp=(), **options: obs_high(
+        num_players, seat_talers, seat_vp),
     render_ansi=_render_ansi,
     render_rgb=_render_rgb,
-    option_defaults={"build_rule": "barrels", "max_rounds": B.DEFAULT_MAX_ROUNDS},
+    option_defaults={"build_rule": "barrels", "max_rounds": B.DEFAULT_MAX_ROUNDS,
+                     "seat_talers": (), "seat_vp": ()},
+    option_choices={"seat_talers": ((0, 1, 2, 3),), "seat_vp": ((0, 1, 2, 3),)},
+    check_options=check_options,
     board=B,
 )

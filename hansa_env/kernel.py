@@ -38,7 +38,7 @@ RNG, MONEY, SUPPLY_STALLS, STALLS = _o("rng"), _o("money"), _o("stall_supply"), 
 HAND, SOLD, SALE, REMOVED = _o("hand"), _o("sold"), _o("sale"), _o("removed")
 IN_PLAY, WAREHOUSE, PILE_END, SUPPLY = (
     _o("colour_in_play"), _o("warehouse"), _o("pile_end"), _o("supply"))
-BUILD_COUNT = _o("build_count")
+BUILD_COUNT, SEAT_VP = _o("build_count"), _o("seat_vp")
 
 _ob = O.obs_names().index
 OB_NP, OB_PHASE, OB_SEAT, OB_ROUND, OB_END, OB_ACTED, OB_BUILD, OB_SHIP = (
@@ -89,8 +89,10 @@ OK, ERR_RANGE, ERR_OVER, ERR_ILLEGAL = 0, 1, 2, 3
 # =====================================================================  setup
 
 @njit(cache=True)
-def init(s, num_players, seed, build_rule, max_rounds):
-    """A fresh game: colours set aside, tokens shuffled onto warehouses and piles (H2-H6)."""
+def init(s, num_players, seed, build_rule, max_rounds, talers0=0, talers1=0, talers2=0,
+         talers3=0, vp0=0, vp1=0, vp2=0, vp3=0):
+    """A fresh game: colours set aside, tokens shuffled onto warehouses and piles (H2-H6).
+    talers0..3 and vp0..3: the options seat_talers and seat_vp by seat (HA21, HA22)."""
     s[:] = 0
     n = num_players
     s[NP] = n
@@ -125,13 +127,36 @@ def init(s, num_players, seed, build_rule, max_rounds):
         end += base + (1 if k < extra else 0)
         s[PILE_END + k] = end
     for p in range(n):
-        s[MONEY + p] = B.START_MONEY
+        s[MONEY + p] = B.START_MONEY + seat_entry(p, talers0, talers1, talers2, talers3)
         s[SUPPLY_STALLS + p] = B.STALLS_PER_PLAYER
+        s[SEAT_VP + p] = seat_entry(p, vp0, vp1, vp2, vp3)
     s[SHIP] = COPENHAGEN
     s[PHASE] = SETUP
     s[ACTIVE] = 0
     s[DECIDER] = 0
     s[LOSS_SEAT] = 0
+
+
+@njit(cache=True)
+def init_opts(s, num_players, seed, opts):
+    """init with parse_options' values as one int64 vector (build_rule, max_rounds,
+    seat_talers x4, seat_vp x4); entries missing from a shorter vector count as 0."""
+    x = np.zeros(10, dtype=np.int64)
+    k = min(len(opts), 10)
+    x[:k] = opts[:k]
+    init(s, num_players, seed, x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9])
+
+
+@njit(cache=True)
+def seat_entry(p, x0, x1, x2, x3):
+    """Seat p's entry of a per-seat option that init takes as four scalars."""
+    if p == 0:
+        return x0
+    if p == 1:
+        return x1
+    if p == 2:
+        return x2
+    return x3
 
 
 @njit(cache=True)
@@ -562,11 +587,12 @@ def step(s, a):
 
 @njit(cache=True)
 def scores(s, out):
-    """H29: held 1, sold 1 + barrels, 2 per city with a stall, 4 if alone there."""
+    """H29: held 1, sold 1 + barrels, 2 per city with a stall, 4 if alone there; plus
+    the seat's compensation (option seat_vp, HA22), so it counts for the winner too."""
     n = s[NP]
     out[:] = 0
     for p in range(n):
-        v = 0
+        v = s[SEAT_VP + p]
         for t in range(NTYPE):
             v += s[HAND + p * NTYPE + t] + s[SOLD + p * NTYPE + t] * (2 + t % 3)
         for c in range(NCITY):

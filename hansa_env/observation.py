@@ -66,9 +66,10 @@ def offset(name: str) -> int:
     return obs_names().index(name)
 
 
-def obs_high(num_players: int = MAX_PLAYERS):
+def obs_high(num_players: int = MAX_PLAYERS, seat_talers=(), seat_vp=()):
     """The largest value each entry can take in a `num_players` game (every entry is >= 0):
-    the upper bound of the observation Box. Counts divided by their scales:
+    the upper bound of the observation Box, with the largest entry of the compensation
+    options seat_talers and seat_vp added (HA21, HA22). Counts divided by their scales:
 
     - a hand, sold pile or sale holds at most the 4 / 5 / 4 tokens of a type; a pile at most
       ceil((tokens in play - 14) / 5); stalls at most 15 (in a city or in supply);
@@ -83,8 +84,11 @@ def obs_high(num_players: int = MAX_PLAYERS):
     colours = len(COLOURS) - COLOURS_REMOVED[n]
     per_type = {name: TOKENS_PER_BARREL[t % 3] for t, name in enumerate(TOKEN_NAMES)}
     pile = -(-(colours * sum(TOKENS_PER_BARREL) - NUM_WAREHOUSES) // NUM_PILES)
-    money = max(START_MONEY, TAX_MONEY_LIMIT) + INCOME + NUM_WAREHOUSES * (n - 1)
-    score = colours * sum(k * (2 + b) for b, k in enumerate(TOKENS_PER_BARREL)) + 4 * len(CITIES)
+    extra_talers = max(seat_talers, default=0)
+    money = (max(START_MONEY + extra_talers, TAX_MONEY_LIMIT) + INCOME
+             + NUM_WAREHOUSES * (n - 1))
+    score = (colours * sum(k * (2 + b) for b, k in enumerate(TOKENS_PER_BARREL))
+             + 4 * len(CITIES) + max(seat_vp, default=0))
     high = []
     for name in obs_names():
         field = name.split(":", 1)[1] if name.startswith("p") and name[1].isdigit() else name

@@ -40,6 +40,7 @@ from hansa_env.state import (
     TAX,
     StateView,
 )
+from tradewinds.compensation import check_count, parse_schedule
 from tradewinds.pyrng import SplitMix64
 from tradewinds.reference import ReferenceGame, decode_table, is_int
 
@@ -177,7 +178,7 @@ class HansaGame(ReferenceGame):
     action_name = staticmethod(A.name)
 
     def __init__(self, num_players: int, seed: int, build_rule: str = "barrels",
-                 max_rounds: int = B.DEFAULT_MAX_ROUNDS):
+                 max_rounds: int = B.DEFAULT_MAX_ROUNDS, seat_talers=(), seat_vp=()):
         if not is_int(num_players) or not B.MIN_PLAYERS <= num_players <= B.MAX_PLAYERS:
             raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
         if not is_int(seed) or seed < 0:
@@ -187,11 +188,15 @@ class HansaGame(ReferenceGame):
         if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
             raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
         n = int(num_players)
+        talers = self._schedule("seat_talers", seat_talers, n, B.SEAT_TALERS_LIMIT)
         self.num_players = n
         self.build_rule = build_rule
         self.max_rounds = int(max_rounds)
         self.rng = SplitMix64(int(seed))
         self.players = [Player(p) for p in range(n)]
+        for p in self.players:                           # HA21: seat p starts with more
+            p.money += talers[p.seat]
+        self.seat_vp = self._schedule("seat_vp", seat_vp, n, B.SEAT_VP_LIMIT)[:n]   # HA22
         self.ship = B.START_CITY                          # H5
         self.phase = SETUP
         self.acted_here = False
@@ -225,6 +230,13 @@ class HansaGame(ReferenceGame):
             ends.append(total)
         self.market = Market(tokens[:B.NUM_WAREHOUSES], rest, ends)
         self.active = self._setup_seat()
+
+    @staticmethod
+    def _schedule(name: str, value, n: int, limit: int) -> tuple:
+        """A per-seat option (HA21, HA22): one entry per seat, seat 0 first; () is zeros."""
+        entries = parse_schedule(name, value, limit)
+        check_count(name, value, n)
+        return entries
 
     # ----------------------------------------------------------------- who decides
 
@@ -508,8 +520,10 @@ class HansaGame(ReferenceGame):
     # ----------------------------------------------------------------- scoring
 
     def scores(self) -> list[int]:
-        """H29: held 1 VP, sold 1 + barrels, city 2 VP (4 VP if alone there)."""
-        vp = [p.held() + sum(map(operator.mul, p.sold, SOLD_VP)) for p in self.players]
+        """H29: held 1 VP, sold 1 + barrels, city 2 VP (4 VP if alone there); plus the
+        seat's compensation (HA22), which thereby decides winners too."""
+        vp = [self.seat_vp[p.seat] + p.held() + sum(map(operator.mul, p.sold, SOLD_VP))
+              for p in self.players]
         for c in range(NUM_CITIES):
             present = [p.seat for p in self.players if p.stalls[c]]
             for seat in present:
@@ -622,6 +636,7 @@ class HansaGame(ReferenceGame):
             "warehouse": [-1 if t is None else t for t in self.market.warehouse],
             "pile_end": self.market.pile_end,
             "supply": self.market.supply + [-1] * (MAX_SUPPLY - len(self.market.supply)),
+            "seat_vp": self.seat_vp,
         }
         for name, values in lists.items():
             s[AT[name]: AT[name] + len(values)] = values
@@ -657,6 +672,7 @@ class HansaGame(ReferenceGame):
         g.end_triggered, g.truncated = bool(v.end_triggered), bool(v.truncated)
         g.loss_colours, g.loss_next, g.loss_pending = v.loss_colours, v.loss_next, v.loss_pending
         g.loss_seat, g.loss_colour = v.loss_seat, v.loss_colour
+        g.seat_vp = tuple(int(x) for x in v.seat_vp[:n])
         g.players = []
         for seat in range(n):
             p = Player(seat)
@@ -708,7 +724,7 @@ def _check_state(v: StateView) -> None:
     need((v.phase == SETUP) == (v.setup_step < steps), "phase setup iff setup_step < 3n")
     for seat in range(B.MAX_PLAYERS):
         arrays = (v.money[seat], v.stall_supply[seat], v.stalls[:, seat],
-                  v.hand[seat], v.sold[seat])
+                  v.hand[seat], v.sold[seat], v.seat_vp[seat])
         if seat >= n:
             need(all(not np.any(a) for a in arrays), f"unused seat {seat} not all zero")
             continue

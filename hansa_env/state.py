@@ -62,6 +62,7 @@ LAYOUT = Layout([
     ("pile_end", NUM_PILES),            # cumulative end index of each pile in `supply`
     ("supply", MAX_SUPPLY),             # token types in draw order; -1 beyond the last
     ("build_count", 1),     # per_stall: stalls placed so far by the build in progress (0..3)
+    ("seat_vp", MAX_PLAYERS),  # option seat_vp: VP each seat adds to its score (HA22), 0 off
 ])
 STATE_SIZE = LAYOUT.size
 

@@ -87,11 +87,14 @@ def playout_key(seed: int) -> np.ndarray:
 
 
 def _parse_value(text: str):
-    """'3' -> 3, 'true' -> True, '"x"' -> 'x', 'per_stall' -> 'per_stall'."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+    """'3' -> 3, 'true' -> True, '"x"' -> 'x', 'per_stall' -> 'per_stall', and a
+    comma-separated list '0,1,2' -> [0, 1, 2] (a per-seat schedule)."""
+    for candidate in (text, f"[{text}]") if "," in text else (text,):
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            pass
+    return text
 
 
 def parse_options(pairs: Iterable[str]) -> dict:
@@ -146,7 +149,7 @@ class Study:
             raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
         if not isinstance(base_seed, (int, np.integer)) or base_seed < 0:
             raise ValueError(f"base_seed must be a non-negative integer, got {base_seed!r}")
-        opts = handle.resolve_options(options)
+        opts = handle.resolve_options(options, n)
         kwargs = {k: dict(v) for k, v in (agent_kwargs or {}).items() if v}
         for k in kwargs:
             if k not in agents:

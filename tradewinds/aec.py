@@ -62,6 +62,8 @@ class KernelAECEnv(AECEnv):
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
         self.options = dict(game.option_defaults, **options)
         game.parse_options(**self.options)  # fail now on bad options, not at reset
+        if game.check_options is not None:
+            game.check_options(self.num_players, **self.options)
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal_action = illegal_action

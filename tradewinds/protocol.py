@@ -279,6 +279,9 @@ class Game:
     # option -> the values besides its default worth playing, e.g. {"build_rule":
     # ("per_stall",)}: tests and tools enumerate option sets from them (a bool needs none)
     option_choices: dict = field(default_factory=dict)
+    # (num_players, **options) -> None: ValueError when an option does not fit the player
+    # count, which `parse_options` cannot see (a per-seat schedule of the wrong length)
+    check_options: Callable | None = None
     # the static data the kernels were made for, for tools and tests that speak of places
     # (Voyage: its `VoyageMap`; Hansa: the `hansa_env.board` module)
     board: object = None
@@ -349,9 +352,11 @@ class Game:
                 f"got num_players={num_players!r}")
         return int(num_players)
 
-    def resolve_options(self, options: dict | None = None) -> dict:
+    def resolve_options(self, options: dict | None = None,
+                        num_players: int | None = None) -> dict:
         """The game's option defaults updated with `options`, checked: an unknown name or
-        a bad value raises ValueError naming it."""
+        a bad value raises ValueError naming it (and, given `num_players`, an option that
+        does not fit that player count)."""
         opts = dict(self.option_defaults)
         for k, v in (options or {}).items():
             if k not in self.option_defaults:
@@ -359,6 +364,8 @@ class Game:
                                  f"{', '.join(sorted(self.option_defaults)) or 'none'}")
             opts[k] = v
         self.parse_options(**opts)
+        if num_players is not None and self.check_options is not None:
+            self.check_options(num_players, **opts)
         return opts
 
     def new_state(self, num_players: int, seed: int, **options) -> np.ndarray:
@@ -366,8 +373,11 @@ class Game:
         n = self.check_players(num_players)
         if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**63:
             raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
+        opts = self.parse_options(**options)
+        if self.check_options is not None:
+            self.check_options(n, **options)
         state = np.zeros(self.state_size, dtype=np.int32)
-        self.kernels.init(state, n, int(seed), *self.parse_options(**options))
+        self.kernels.init(state, n, int(seed), *opts)
         return state
 
     # ---------------------------------------------------------------- checks

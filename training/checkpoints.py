@@ -43,6 +43,16 @@ def read_json(path: Path):
     return json.loads(Path(path).read_text())
 
 
+def check_resumable(settings: dict, config_file: Path) -> None:
+    """ValueError naming the first setting that differs from the run's stored config.json,
+    compared as JSON holds them (a tuple option is stored as a list)."""
+    stored = read_json(config_file)
+    for k, v in settings.items():
+        if json.loads(json.dumps(v)) != stored.get(k):
+            raise ValueError(f"--resume: {k} is {v!r} here but {stored.get(k)!r} in "
+                             f"{config_file}; use another --out")
+
+
 def save_model(model, path: Path) -> None:
     # SB3 appends ".zip" to a name without it: give the temporary file that suffix
     def write(tmp):

@@ -110,11 +110,7 @@ class Run:
         self.pool = OpponentPool(c.players, dict(c.weights), c.max_snapshots)
         model_file = self.out / "model.zip"
         if c.resume and model_file.exists():
-            stored = ck.read_json(self.out / "config.json")
-            for k, v in c.settings().items():
-                if stored.get(k) != v:
-                    raise ValueError(f"--resume: {k} is {v!r} here but {stored.get(k)!r} in "
-                                     f"{self.out / 'config.json'}; use another --out")
+            ck.check_resumable(c.settings(), self.out / "config.json")
             self.model = MaskablePPO.load(model_file, device="cpu")
             done = self.model.num_timesteps
         else:

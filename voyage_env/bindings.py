@@ -41,8 +41,9 @@ class VoyageKernels(Batch):
         super().__init__(aux, K.STATE_SIZE, K.NUM_ACTIONS)
         self.m = aux.m
 
-    def init(self, s, n, seed, simple_deck, black_ship, max_rounds, dice_movement=0):
-        K.init(s, self.m, n, seed, simple_deck, black_ship, max_rounds, dice_movement)
+    def init(self, s, n, seed, simple_deck, black_ship, max_rounds, dice_movement=0, *seat):
+        """`seat`: parse_options' seat_vp and seat_cards, four entries each (VA40, VA41)."""
+        K.init(s, self.m, n, seed, simple_deck, black_ship, max_rounds, dice_movement, *seat)
 
     def step(self, s, a):
         return K.step(s, self.m, a)
@@ -80,9 +81,9 @@ CAPABILITIES = frozenset({"random_playout", "turn_order", "batch", "jit"})
 
 
 def _init(aux, s, num_players, seed, opts):
-    # opts: parse_options' values (simple_deck, black_ship, max_rounds, dice_movement)
-    K.init(s, aux.m, num_players, seed, opts[0], opts[1], opts[2],
-           opts[3] if len(opts) > 3 else 0)
+    # opts: parse_options' values (simple_deck, black_ship, max_rounds, dice_movement,
+    # seat_vp x4, seat_cards x4)
+    K.init_opts(s, aux.m, num_players, seed, opts)
 
 
 jit.bind(

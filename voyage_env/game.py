@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tradewinds.compensation import check_count, parse_schedule
 from tradewinds.protocol import Game, StateChecks
 from voyage_env import actions as A
 from voyage_env import board
@@ -35,10 +36,13 @@ def _options_parser(voyage_map):
     has_melaka = "Melaka" in voyage_map.port_name
 
     def parse_options(simple_deck: bool = False, black_ship: bool = False,
-                      max_rounds: int = R.DEFAULT_MAX_ROUNDS, dice_movement: bool = False):
+                      max_rounds: int = R.DEFAULT_MAX_ROUNDS, dice_movement: bool = False,
+                      seat_vp=(), seat_cards=()):
         """simple_deck (rules §15 variant 1), black_ship (mini-expansion), max_rounds cap,
-        dice_movement (§15 variant 2: 2d6 movement points per turn, VA34). Returns the
-        init arguments (simple_deck, black_ship, max_rounds, dice_movement)."""
+        dice_movement (§15 variant 2: 2d6 movement points per turn, VA34), seat_vp and
+        seat_cards (compensation by initial position, VA40, VA41). Returns the init
+        arguments (simple_deck, black_ship, max_rounds, dice_movement, seat_vp x4,
+        seat_cards x4)."""
         for name, value in (("simple_deck", simple_deck), ("black_ship", black_ship),
                             ("dice_movement", dice_movement)):
             if not isinstance(value, (bool, np.bool_)):
@@ -51,9 +55,21 @@ def _options_parser(voyage_map):
                              "(the Black Ship starts there, V57)")
         if not isinstance(max_rounds, (int, np.integer)) or not 1 <= max_rounds <= 1000:
             raise ValueError(f"max_rounds must be an integer in 1..1000, got {max_rounds!r}")
-        return int(simple_deck), int(black_ship), int(max_rounds), int(dice_movement)
+        vp = parse_schedule("seat_vp", seat_vp, R.SEAT_VP_LIMIT)
+        cards = parse_schedule("seat_cards", seat_cards, R.SEAT_CARDS_LIMIT)
+        if any(cards) and (simple_deck or dice_movement):
+            raise ValueError("seat_cards needs wind-card hands, which simple_deck and "
+                             "dice_movement do not have (VA41)")
+        return (int(simple_deck), int(black_ship), int(max_rounds), int(dice_movement),
+                *vp, *cards)
 
     return parse_options
+
+
+def check_options(num_players: int, seat_vp=(), seat_cards=(), **_):
+    """The per-position options against the player count (an entry per seat, or none)."""
+    check_count("seat_vp", seat_vp, num_players)
+    check_count("seat_cards", seat_cards, num_players)
 
 
 def _reason(state, a, m) -> str:
@@ -359,12 +375,15 @@ def make_game(voyage_map=None) -> Game:
         aux=aux,
         capabilities=CAPABILITIES,
         checks=StateChecks(C, aux.m, LAYOUT),
-        obs_high=lambda num_players, max_rounds=R.DEFAULT_MAX_ROUNDS, **options: obs_high(
-            vmap, num_players, max_rounds),
+        obs_high=lambda num_players, max_rounds=R.DEFAULT_MAX_ROUNDS, seat_vp=(),
+        seat_cards=(), **options: obs_high(vmap, num_players, max_rounds, seat_vp, seat_cards),
         render_ansi=render_ansi,
         render_rgb=render_rgb,
         option_defaults={"simple_deck": False, "black_ship": False,
-                         "max_rounds": R.DEFAULT_MAX_ROUNDS, "dice_movement": False},
+                         "max_rounds": R.DEFAULT_MAX_ROUNDS, "dice_movement": False,
+                         "seat_vp": (), "seat_cards": ()},
+        option_choices={"seat_vp": ((0, 1, 2, 3),), "seat_cards": ((0, 1, 2, 3),)},
+        check_options=check_options,
         board=vmap,
     )
     return game

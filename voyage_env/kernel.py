@@ -233,7 +233,10 @@ def draw_to(s, p, size):
 # =====================================================================  setup
 
 @njit(cache=True)
-def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_movement=0):
+def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_movement=0,
+         vp0=0, vp1=0, vp2=0, vp3=0, cards0=0, cards1=0, cards2=0, cards3=0):
+    """A fresh game (V1-V8). vp0..3 and cards0..3: the options seat_vp and seat_cards by
+    initial turn-order position (VA40, VA41)."""
     s[:] = 0
     n = num_players
     s[NP] = n
@@ -253,6 +256,13 @@ def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_move
             s[TARGETS + p * NT + j] = -1
     if dice_movement == 0:
         deal_cards_at_setup(s, m, n, simple_deck)
+    for pos in range(n):
+        p = s[ORDER_ + pos]
+        s[VP + p] = seat_entry(pos, vp0, vp1, vp2, vp3)
+        for _ in range(seat_entry(pos, cards0, cards1, cards2, cards3)):
+            kind = draw_card(s)
+            if kind >= 0:
+                s[HAND + p * NK + kind] += 1
     for g in range(NG):
         s[STOCK + g] = R.STOCK_PER_GOOD
     for port in range(R.MAX_PORTS):
@@ -269,6 +279,29 @@ def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_move
     else:
         dice_round(s)
         next_turn(s)
+
+
+@njit(cache=True)
+def init_opts(s, m, num_players, seed, opts):
+    """init with parse_options' values as one int64 vector (simple_deck, black_ship,
+    max_rounds, dice_movement, seat_vp x4, seat_cards x4); missing entries count as 0."""
+    x = np.zeros(12, dtype=np.int64)
+    k = min(len(opts), 12)
+    x[:k] = opts[:k]
+    init(s, m, num_players, seed, x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8],
+         x[9], x[10], x[11])
+
+
+@njit(cache=True)
+def seat_entry(pos, x0, x1, x2, x3):
+    """Entry pos of a per-position option that init takes as four scalars."""
+    if pos == 0:
+        return x0
+    if pos == 1:
+        return x1
+    if pos == 2:
+        return x2
+    return x3
 
 
 @njit(cache=True)
@@ -1076,7 +1109,8 @@ def step_cards(s, p, a):
 
 @njit(cache=True)
 def scores(s, m, out):
-    """V50-V51: VP from play plus 5 per own target port carrying own monument."""
+    """V50-V51: VP from play (a seat_vp compensation included from the start, VA40) plus
+    5 per own target port carrying own monument."""
     out[:] = 0
     for p in range(s[NP]):
         v = s[VP + p]

@@ -67,9 +67,12 @@ def obs_names(num_hexes: int, port_names) -> list:
     ]
 
 
-def obs_high(voyage_map, num_players: int = MAX_PLAYERS, max_rounds: int = 40) -> np.ndarray:
+def obs_high(voyage_map, num_players: int = MAX_PLAYERS, max_rounds: int = 40,
+             seat_vp=(), seat_cards=()) -> np.ndarray:
     """The largest value each entry can take in a `num_players` game on `voyage_map` capped
-    at `max_rounds` (every entry is >= 0): the upper bound of the observation Box.
+    at `max_rounds` (every entry is >= 0): the upper bound of the observation Box. The
+    compensation options add their largest entry: seat_vp to the VP, seat_cards to the
+    round-1 hand (VA40, VA41).
 
     - discs, bids: at most 12; the react budget at most 4 (a storm -4); tiles at most n + 1;
     - a hand holds at most the round-1 deal of the last position (4..7 cards, V13) or 5 (a
@@ -78,9 +81,9 @@ def obs_high(voyage_map, num_players: int = MAX_PLAYERS, max_rounds: int = 40) -
       a cube of every good (pepper taken to the monastery for 10 instead, V41, V44).
     """
     n = num_players
-    hand = max([HAND_SIZE, *ROUND1_DEAL[:n]])
+    hand = max([HAND_SIZE, *ROUND1_DEAL[:n]]) + max(seat_cards, default=0)
     per_dock = sum(GOOD_VP) - GOOD_VP[PEPPER] + max(GOOD_VP[PEPPER], MONASTERY_VP)
-    vp = int(np.sum(voyage_map.port_vp)) + per_dock * max_rounds
+    vp = int(np.sum(voyage_map.port_vp)) + per_dock * max_rounds + max(seat_vp, default=0)
     tiles = TILES_BY_PLAYERS[n]
     fixed = {
         "tiles_left": tiles / TILE_SCALE, "my_position": (n - 1) / 3,

@@ -17,6 +17,7 @@ import copy
 
 import numpy as np
 
+from tradewinds.compensation import check_count, parse_schedule
 from tradewinds.pyrng import SplitMix64
 from tradewinds.reference import ReferenceGame, decode_table, is_int
 from voyage_env import actions as A
@@ -253,6 +254,14 @@ class WindDeck:
         return self.cards.pop()
 
 
+def _schedule(name: str, value, n: int, limit: int) -> tuple:
+    """A per-position option (VA40, VA41): an entry per initial turn-order position, the
+    first player first; () is zeros."""
+    entries = parse_schedule(name, value, limit)
+    check_count(name, value, n)
+    return entries
+
+
 class VoyageGame(ReferenceGame):
     """A whole game of Voyage; see the module docstring and docs/voyage_engine.md.
 
@@ -318,7 +327,7 @@ class VoyageGame(ReferenceGame):
 
     def __init__(self, num_players: int, seed: int, voyage_map=None, simple_deck=False,
                  black_ship=False, max_rounds: int = R.DEFAULT_MAX_ROUNDS,
-                 dice_movement=False):
+                 dice_movement=False, seat_vp=(), seat_cards=()):
         if not is_int(num_players) or not R.MIN_PLAYERS <= num_players <= R.MAX_PLAYERS:
             raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
         if not is_int(seed) or not 0 <= seed < 2**63:
@@ -334,6 +343,11 @@ class VoyageGame(ReferenceGame):
                              "has no wind cards (VA39)")
         if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
             raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
+        bonus_vp = _schedule("seat_vp", seat_vp, num_players, R.SEAT_VP_LIMIT)
+        bonus_cards = _schedule("seat_cards", seat_cards, num_players, R.SEAT_CARDS_LIMIT)
+        if any(bonus_cards) and (simple_deck or dice_movement):
+            raise ValueError("seat_cards needs wind-card hands, which simple_deck and "
+                             "dice_movement do not have (VA41)")
         self.board = board_for(voyage_map)
         if black_ship and self.board.melaka < 0:
             raise ValueError("black_ship needs a port named 'Melaka' on the map (V57); "
@@ -368,6 +382,8 @@ class VoyageGame(ReferenceGame):
         # 1. V5: random starting turn order.
         self.order = list(range(n))
         self.rng.shuffle(self.order)
+        for k, seat in enumerate(self.order):   # VA40: the score starts at the bonus
+            self.players[seat].vp = bonus_vp[k]
         if self.dice_movement:       # V54: neither target cards nor wind cards
             self.deck = WindDeck([], [0] * NUM_KINDS)
             self._start_round()
@@ -392,6 +408,9 @@ class VoyageGame(ReferenceGame):
             cards += [kind] * count
         self.rng.shuffle(cards)
         self.deck = WindDeck(cards, [0] * NUM_KINDS)
+        for k, seat in enumerate(self.order):   # VA41: bonus cards in initial order
+            for _ in range(bonus_cards[k]):
+                self._draw_into(self.players[seat])
         self._start_round()
 
     def _clear_pending(self) -> None:

@@ -90,7 +90,8 @@ LAYOUT = Layout([
     ("discs", MAX_PLAYERS),      # 9 or 12
     ("spent", MAX_PLAYERS),
     ("bid", MAX_PLAYERS),
-    ("vp", MAX_PLAYERS),         # VP scored during play (targets are added by scores)
+    ("vp", MAX_PLAYERS),         # VP scored during play (targets are added by scores),
+                                 # from the start: the option seat_vp (VA40)
     ("upgraded", MAX_PLAYERS),
     ("docked", MAX_PLAYERS),
     ("attacked", MAX_PLAYERS),

@@ -33,7 +33,9 @@ def test_a_sample_of_the_soak_agrees():
     labels = {(s.name, soak.label(s.options)) for s in specs}
     assert ("voyage", "dice_movement") in labels and ("voyage", "black_ship+dice_movement") \
         in labels
-    assert len([s for s in specs if s.name == "voyage"]) == 6 + 1, "dice+simple is refused"
+    assert ("hansa", "build_rule=barrels+seat_talers=(0, 1, 2, 3)+seat_vp=(0, 1, 2, 3)") \
+        in labels
+    assert len([s for s in specs if s.name == "voyage"]) == 6 + 1 + 1, "dice+simple is refused"
     steps = 0
     for sp in specs:
         o = soak.play(sp)
@@ -44,8 +46,8 @@ def test_a_sample_of_the_soak_agrees():
 
 def test_the_schedule_spreads_players_and_option_sets():
     seen = {(soak.spec("voyage", "random", i).num_players,
-             soak.label(soak.spec("voyage", "random", i).options)) for i in range(18)}
-    assert len(seen) == 18                       # 3 player counts x 6 option sets
+             soak.label(soak.spec("voyage", "random", i).options)) for i in range(21)}
+    assert len(seen) == 21                       # 3 player counts x 7 option sets
     capped = [i for i in range(100) if soak.spec("hansa", "random", i).capped]
     assert capped == [24, 49, 74, 99]
     assert soak.spec("voyage", "heuristic", 3).seed != soak.spec("voyage", "random", 3).seed

@@ -28,8 +28,11 @@ def test_kernel_equals_reference_on_random_games(n):
         seed = 1_000 * n + g
         build_rule = "per_stall" if g % 10 == 9 else "barrels"
         max_rounds = 8 if g % 25 == 24 else 200  # some games end by truncation
-        state = GAME.new_state(n, seed, build_rule=build_rule, max_rounds=max_rounds)
-        ref = HansaGame(n, seed, build_rule=build_rule, max_rounds=max_rounds)
+        opts = dict(build_rule=build_rule, max_rounds=max_rounds)
+        if g % 4 == 1:  # the compensation variants (HA21, HA22), by seat
+            opts.update(seat_talers=(0, 1, 2, 4)[:n], seat_vp=(0, 3, 1, 7)[:n])
+        state = GAME.new_state(n, seed, **opts)
+        ref = HansaGame(n, seed, **opts)
         full = g % 20 == 0  # observations of every seat at every step in some games
         while True:
             if full:

@@ -1021,3 +1021,103 @@ def test_illegal_ids_and_names():
         assert (s == before).all()
     with pytest.raises(ValueError, match="nope"):
         GAME.step(s, "nope")
+
+
+# ============================================ project variants (docs/rules/hansa.md §6)
+
+
+def test_HA21_seat_talers_add_to_the_start_money_by_seat():
+    """HA21: seat p starts with 3 + seat_talers[p] talers (seat 0 = the start player); the
+    kernel and the reference agree; the default gives everyone 3."""
+    from hansa_env.reference import HansaGame
+
+    s = GAME.new_state(4, 3, seat_talers=(0, 1, 2, 5))
+    assert money_of(s) == [3, 4, 5, 8]
+    ref = HansaGame(4, 3, seat_talers=(0, 1, 2, 5))
+    np.testing.assert_array_equal(s, ref.to_state())
+    assert money_of(GAME.new_state(4, 3)) == [3, 3, 3, 3]
+    # a schedule longer than the table: entries past the last seat are not used
+    s = GAME.new_state(2, 3, seat_talers=[0, 2, 9, 9])
+    assert money_of(s) == [3, 5] and not StateView(s).money[2:].any()
+    # seat 2's bonus is there at its first turn (income on top), and taxed away after it
+    s = post_setup(3, 4, seat_talers=(0, 0, 4))
+    play(s, "end_actions", "end_actions")           # seats 0 and 1 (full market: no refill)
+    assert StateView(s).active == 2 and StateView(s).phase == ACTIONS
+    assert money_of(s) == [3, 3, 3 + 4 + B.INCOME]
+    play(s, "end_actions")
+    assert money_of(s)[2] == B.TAX_MONEY_LIMIT      # H24 caps it like any money
+
+
+def test_HA22_seat_vp_counts_in_scores_observation_and_winner():
+    """HA22: seat_vp[p] is added to seat p's score (H29), in the observation too, and the
+    winner (H30) is decided on the compensated score before the stall tie-break."""
+    from hansa_env.reference import HansaGame
+
+    s = GAME.new_state(3, 1, seat_vp=(0, 2, 5))
+    assert list(StateView(s).seat_vp) == [0, 2, 5, 0]
+    assert list(GAME.scores(s)) == [0, 2, 5]
+    assert GAME.observe(s, 0)[GAME.obs_names.index("p2:score")] == pytest.approx(5 / 100)
+    np.testing.assert_array_equal(s, HansaGame(3, 1, seat_vp=(0, 2, 5)).to_state())
+    # raw scores 4 and 4, seat 1 has more stalls: seat 1 wins (H30) ...
+    base = {("Danzig", 0): 1, ("Danzig", 1): 3, ("Riga", 0): 1, ("Riga", 1): 1}
+    s = staged(3, stalls=base)
+    assert GAME.winners(s) == [1]
+    # ... one compensating VP for seat 0 flips the winner
+    StateView(s).seat_vp[0] = 1
+    assert list(GAME.scores(s)) == [5, 4, 0] and GAME.winners(s) == [0]
+    ref = HansaGame.from_state(s)
+    assert ref.scores() == [5, 4, 0] and ref.winners() == [0]
+    # a shared victory (equal VP, equal stalls) goes to the compensated seat alone
+    s = staged(4, stalls={("Danzig", 0): 2, ("Danzig", 1): 2, ("Danzig", 2): 1,
+                          ("Danzig", 3): 2})
+    assert GAME.winners(s) == [0, 1, 3]
+    StateView(s).seat_vp[3] = 1
+    GAME.validate_state(s)
+    assert GAME.winners(s) == [3] and list(GAME.returns(s)) == [0, 0, 0, 1]
+    assert HansaGame.from_state(s).winners() == [3]
+
+
+def test_HA21_HA22_whole_games_end_with_the_bonus_in_the_score():
+    """A played-out game: the final score of every seat is its raw score plus seat_vp."""
+    rng = np.random.default_rng(0)
+    plain = GAME.new_state(3, 8)
+    comp = GAME.new_state(3, 8, seat_vp=(0, 4, 9))
+    while not GAME.is_terminal(plain):
+        a = int(rng.choice(GAME.legal_actions(plain)))
+        GAME.step(plain, a)
+        GAME.step(comp, a)
+    assert GAME.is_terminal(comp)
+    assert list(GAME.scores(comp)) == list(GAME.scores(plain) + [0, 4, 9])
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"seat_vp": (0, -1)}, r"seat_vp\[1\]=-1 must be in 0\.\.1000"),
+    ({"seat_vp": (0, 0.5)}, r"seat_vp\[1\]=0\.5 is not a whole number"),
+    ({"seat_talers": "0,1"}, "seat_talers must be a list of integers"),
+    ({"seat_talers": (0, True)}, r"seat_talers\[1\]=True is not a whole number"),
+    ({"seat_talers": (0, 1, 2, 3, 4)}, "seat_talers has 5 entries; at most 4"),
+    ({"seat_talers": (0, 101)}, r"seat_talers\[1\]=101 must be in 0\.\.100"),
+])
+def test_HA21_HA22_bad_option_values_are_named(options, message):
+    import tradewinds
+    from hansa_env.reference import HansaGame
+
+    for call in (lambda: GAME.new_state(2, 0, **options),
+                 lambda: GAME.resolve_options(options),
+                 lambda: tradewinds.make("hansa", **options),
+                 lambda: HansaGame(2, 0, **options)):
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_HA21_HA22_a_schedule_shorter_than_the_table_is_refused():
+    import tradewinds
+    from hansa_env.reference import HansaGame
+
+    message = "seat_vp has 2 entries for a 3-player game"
+    for call in (lambda: GAME.new_state(3, 0, seat_vp=(0, 1)),
+                 lambda: tradewinds.make("hansa", num_players=3, seat_vp=(0, 1)),
+                 lambda: HansaGame(3, 0, seat_vp=(0, 1))):
+        with pytest.raises(ValueError, match=message):
+            call()
+    GAME.new_state(2, 0, seat_vp=(0, 1))          # fine for two players

@@ -79,12 +79,16 @@ def test_study_create_validates_and_fills_defaults():
         arena.Study.create("hansa", 2, options={"build_rule": "free"})
     with pytest.raises(ValueError, match="2 to 4 players"):
         arena.Study.create("hansa", 5)
+    with pytest.raises(ValueError, match="seat_vp has 2 entries for a 3-player game"):
+        arena.Study.create("hansa", 3, options={"seat_vp": (0, 1)})
     with pytest.raises(ValueError, match="seating"):
         arena.Study.create("hansa", 2, seating="random")
     with pytest.raises(ValueError, match="unknown agent"):
         arena.Study.create("hansa", 2, "nope")
     assert arena.parse_options(["max_rounds=100", "build_rule=per_stall"]) == {
         "max_rounds": 100, "build_rule": "per_stall"}
+    assert arena.parse_options(["seat_vp=0,1,2", "seat_talers=[0, 2]", "x=a,b"]) == {
+        "seat_vp": [0, 1, 2], "seat_talers": [0, 2], "x": "a,b"}
 
 
 def test_seating_and_seeds(race):

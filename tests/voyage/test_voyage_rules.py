@@ -1796,3 +1796,96 @@ def test_mask_and_step_agree_on_a_tiny_map_to_the_end():
         steps += 1
     assert g.is_truncated(s) and steps > 10
     check_every_action_over(g, s)
+
+
+# ---------------------------------------------------- project variants (VA40, VA41)
+
+
+def _order(s) -> list:
+    v = StateView(s)
+    return [int(x) for x in v.order[: v.num_players]]
+
+
+def test_VA40_seat_vp_by_initial_position_counts_for_the_winner():
+    """VA40: the seat at initial position k (V5's random order, the first player first)
+    starts with seat_vp[k] VP; it counts in scores and decides the winner (V52)."""
+    from voyage_env.reference import VoyageGame
+
+    s = GAME.new_state(3, 11, seat_vp=(0, 4, 9))
+    first, second, third = _order(s)
+    assert [first, second, third] != [0, 1, 2], "pick a seed with a shuffled order"
+    assert GAME.scores(s)[[first, second, third]].tolist() == [0, 4, 9]
+    np.testing.assert_array_equal(s, VoyageGame(3, 11, seat_vp=(0, 4, 9)).to_state())
+    # raw scores tie (all 0, no tiles: shared, VA31); one VP makes the last position win
+    s = GAME.new_state(3, 11, seat_vp=(0, 0, 1))
+    assert GAME.winners(GAME.new_state(3, 11)) == [0, 1, 2]
+    assert GAME.winners(s) == [third]
+    # a raw lead of 1 VP for the first player loses to a compensation of 2
+    s = GAME.new_state(2, 11, seat_vp=(0, 2))
+    a, b = _order(s)
+    StateView(s).vp[a] += 1                    # scored in play
+    assert GAME.winners(s) == [b]
+    StateView(s).vp[a] += 2
+    assert GAME.winners(s) == [a]
+
+
+def test_VA40_whole_games_end_with_the_bonus_in_the_score():
+    """The bonus is added once: a played-out game scores raw VP plus seat_vp."""
+    rng = np.random.default_rng(1)
+    plain = GAME.new_state(3, 5, max_rounds=3)
+    comp = GAME.new_state(3, 5, max_rounds=3, seat_vp=(0, 3, 7))
+    while not GAME.is_terminal(plain):
+        a = int(rng.choice(GAME.legal_actions(plain)))
+        GAME.step(plain, a)
+        GAME.step(comp, a)
+    order = _order(GAME.new_state(3, 5))
+    bonus = np.zeros(3, dtype=np.int64)
+    bonus[order] = (0, 3, 7)
+    assert list(GAME.scores(comp)) == list(GAME.scores(plain) + bonus)
+
+
+def test_VA41_seat_cards_by_initial_position_before_the_round_1_deal():
+    """VA41: at setup the seat at initial position k draws seat_cards[k] wind cards; the
+    round-1 deal (V13) then adds 4, 5, 6 by the order after the first bidding."""
+    from voyage_env.reference import VoyageGame
+
+    s = GAME.new_state(3, 11, seat_cards=(0, 1, 3))
+    order = _order(s)
+    assert [hand_size(s, p) for p in order] == [0, 1, 3]
+    np.testing.assert_array_equal(s, VoyageGame(3, 11, seat_cards=(0, 1, 3)).to_state())
+    pass_bidding(GAME, s)                      # no bids: the order stays (V10)
+    assert _order(s) == order
+    assert [hand_size(s, p) for p in order] == [4, 5 + 1, 6 + 3]
+    GAME.validate_state(s)                     # cards conserved
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"seat_vp": (0, -2)}, r"seat_vp\[1\]=-2 must be in 0\.\.1000"),
+    ({"seat_vp": (0, 1.5)}, r"seat_vp\[1\]=1\.5 is not a whole number"),
+    ({"seat_cards": 3}, "seat_cards must be a list of integers"),
+    ({"seat_cards": (0, 11)}, r"seat_cards\[1\]=11 must be in 0\.\.10"),
+    ({"seat_cards": (0, 1), "simple_deck": True}, "seat_cards needs wind-card hands"),
+    ({"seat_cards": (0, 1), "dice_movement": True}, "seat_cards needs wind-card hands"),
+])
+def test_VA40_VA41_bad_option_values_are_named(options, message):
+    import tradewinds
+    from voyage_env.reference import VoyageGame
+
+    for call in (lambda: GAME.new_state(2, 0, **options),
+                 lambda: GAME.resolve_options(options),
+                 lambda: tradewinds.make("voyage", **options),
+                 lambda: VoyageGame(2, 0, **options)):
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_VA40_VA41_a_schedule_shorter_than_the_table_is_refused():
+    import tradewinds
+    from voyage_env.reference import VoyageGame
+
+    message = "seat_cards has 3 entries for a 4-player game"
+    for call in (lambda: GAME.new_state(4, 0, seat_cards=(0, 1, 2)),
+                 lambda: tradewinds.make("voyage", num_players=4, seat_cards=(0, 1, 2)),
+                 lambda: VoyageGame(4, 0, seat_cards=(0, 1, 2))):
+        with pytest.raises(ValueError, match=message):
+            call()

@@ -172,11 +172,7 @@ class Run:
 
         from training.alphazero.replay import ReplayBuffer
 
-        stored = ck.read_json(self.out / "config.json")
-        for k, v in self.config.settings().items():
-            if stored.get(k) != v:
-                raise ValueError(f"--resume: {k} is {v!r} here but {stored.get(k)!r} in "
-                                 f"{self.out / 'config.json'}; use another --out")
+        ck.check_resumable(self.config.settings(), self.out / "config.json")
         self.state = ck.read_json(self.out / "state.json")
         self.learner.load_state_dict(torch.load(self.out / "learner.pt", weights_only=False))
         replay = self.out / "replay.npz"
