@@ -158,7 +158,7 @@ def play(game: str | PlayConfig, *args, stdin: TextIO | None = None,
         seed = int(np.random.SeedSequence().entropy % 2**31)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ValueError(f"--seed must be an integer in [0, 2**63), got {seed!r}")
-    opts = handle.resolve_options(options)
+    opts = handle.resolve_options(options, n)
     names = _opponents(vs, n, seat)
     kwargs = agent_kwargs or {}
     for k in kwargs:

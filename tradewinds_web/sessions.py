@@ -145,7 +145,7 @@ class Sessions:
         for s, name in enumerate(agent_names):
             if s != seat:
                 opponents.check_name(name)
-        opts = handle.resolve_options(options)
+        opts = handle.resolve_options(options, n)
         seed = secrets.randbelow(2**31) if seed is None else seed
         made = {s: opponents.make(name, game, self.think_seconds)
                 for s, name in enumerate(agent_names) if name is not None}

@@ -82,7 +82,7 @@ class TrainConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
-        self.options = g.resolve_options(self.options)
+        self.options = g.resolve_options(self.options, self.players)
         self.net_arch = tuple(int(x) for x in self.net_arch)
         if self.out is None:
             self.out = f"results/train/{self.game}_{self.players}p"

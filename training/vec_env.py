@@ -295,7 +295,7 @@ class BatchedVecEnv(VecEnv):
         self._mode = rewards.mode_code(reward)
         self.illegal_action = illegal_action
         self.seat_choice = "random" if isinstance(seat, str) else int(seat)
-        self.options = g.resolve_options(options)
+        self.options = g.resolve_options(options, n)
         self._opts = np.array(g.parse_options(**self.options), dtype=np.int64)
         self.render_mode = None
         N, S, A, O = int(num_envs), g.state_size, g.num_actions, g.obs_size

@@ -268,3 +268,8 @@ def test_maskable_ppo_learns_on_it():
         actions, _ = model.predict(obs, action_masks=get_action_masks(vec),
                                    deterministic=True)
         assert vec.action_masks()[np.arange(8), actions].all()
+
+
+def test_a_seat_schedule_too_short_for_the_player_count_is_refused():
+    with pytest.raises(ValueError, match="seat_vp has 2 entries for a 3-player game"):
+        BatchedVecEnv("hansa", num_envs=2, num_players=3, seat_vp=(0, 1))
