@@ -1,0 +1,236 @@
+"""Small standalone reproducers of code patterns of the kernels; prints JSON (ns/iter).
+
+    python -m benchmarks.numba_repro
+    python -m benchmarks.numba_releases --what repro     # under every release
+
+Each pattern comes as written in the kernels (``*_slice``, ``*_copy``, ...) and as the
+plain loop that could replace it (``*_loop``); the sizes are the games' (an action mask
+of 65 or 90 int8 entries, a state of about 340 int32). Run by
+`benchmarks.numba_releases` once per release and repeat; docs/numba.md lists the
+figures and which patterns regress under the newer LLVM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+
+import numpy as np
+from numba import njit
+
+MASK, STATE = 90, 340
+TABLE = (np.arange(30 * 30, dtype=np.int64).reshape(30, 30) * 7919) % 31   # a global
+
+
+@njit(cache=True)
+def fill_slice(mask, iters):
+    """`mask[:] = 0`, as legal_mask starts (both games)."""
+    acc = 0
+    for i in range(iters):
+        mask[:] = 0
+        mask[i % mask.shape[0]] = 1
+        acc += mask[(i * 7) % mask.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def fill_loop(mask, iters):
+    acc = 0
+    for i in range(iters):
+        for j in range(mask.shape[0]):
+            mask[j] = 0
+        mask[i % mask.shape[0]] = 1
+        acc += mask[(i * 7) % mask.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def fill_float_slice(out, iters):
+    """`out[:] = 0.0` on a float32 vector, as observe starts."""
+    acc = 0.0
+    for i in range(iters):
+        out[:] = 0.0
+        out[i % out.shape[0]] = 1.0
+        acc += out[(i * 7) % out.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def fill_float_loop(out, iters):
+    acc = 0.0
+    for i in range(iters):
+        for j in range(out.shape[0]):
+            out[j] = 0.0
+        out[i % out.shape[0]] = 1.0
+        acc += out[(i * 7) % out.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def copy_slice(dst, src, iters):
+    """`dst[:] = src` on int32 state vectors."""
+    acc = 0
+    for i in range(iters):
+        src[i % src.shape[0]] += 1
+        dst[:] = src
+        acc += dst[(i * 7) % dst.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def copy_loop(dst, src, iters):
+    acc = 0
+    for i in range(iters):
+        src[i % src.shape[0]] += 1
+        for j in range(src.shape[0]):
+            dst[j] = src[j]
+        acc += dst[(i * 7) % dst.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def copy_method(src, iters):
+    """`s.copy()` (a new array each time), as the generic determinize does."""
+    acc = 0
+    for i in range(iters):
+        src[i % src.shape[0]] += 1
+        d = src.copy()
+        acc += d[(i * 7) % d.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def row_assign(a, b, iters):
+    """`a[k] = b[k]` row by row: the reproducer of numba's report 10643."""
+    for _ in range(iters):
+        for k in range(a.shape[0]):
+            a[k] = b[k]
+    return a[0, 0]
+
+
+@njit(cache=True)
+def row_loop(a, b, iters):
+    for _ in range(iters):
+        for k in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                a[k, j] = b[k, j]
+    return a[0, 0]
+
+
+@njit(cache=True)
+def zeros_small(iters):
+    """`np.zeros(4)` per call (winners, returns, determinize): a heap allocation each."""
+    acc = 0
+    for i in range(iters):
+        v = np.zeros(4, dtype=np.int64)
+        v[i % 4] = i
+        acc += v[(i * 3) % 4]
+    return acc
+
+
+@njit(cache=True)
+def sum_slice(s, iters):
+    """`s[a:b].sum()` over a few entries."""
+    acc = 0
+    for i in range(iters):
+        at = i % (s.shape[0] - 8)
+        acc += s[at:at + 8].sum()
+    return acc
+
+
+@njit(cache=True)
+def sum_loop(s, iters):
+    acc = 0
+    for i in range(iters):
+        at = i % (s.shape[0] - 8)
+        for j in range(at, at + 8):
+            acc += s[j]
+    return acc
+
+
+@njit(cache=True)
+def global_table(s, iters):
+    """Lookups in a module-level 2-D array (compiled in as a constant), as Hansa's ROUTE,
+    OUT_TO and SLOTS tables."""
+    acc = 0
+    for i in range(iters):
+        c = s[i % s.shape[0]] % 30
+        for k in range(8):
+            acc += TABLE[c, (c + k) % 30]
+    return acc
+
+
+@njit(cache=True)
+def argument_table(s, table, iters):
+    acc = 0
+    for i in range(iters):
+        c = s[i % s.shape[0]] % 30
+        for k in range(8):
+            acc += table[c, (c + k) % 30]
+    return acc
+
+
+def cases() -> dict:
+    """name -> callable(iters): every reproducer on its inputs."""
+    mask = np.zeros(MASK, np.int8)
+    out = np.zeros(400, np.float32)
+    src, dst = np.arange(STATE, dtype=np.int32), np.zeros(STATE, np.int32)
+    a, b = np.zeros((200, 2), np.int32), np.ones((200, 2), np.int32)
+    return {
+        "fill_slice": lambda n: fill_slice(mask, n),
+        "fill_loop": lambda n: fill_loop(mask, n),
+        "fill_float_slice": lambda n: fill_float_slice(out, n),
+        "fill_float_loop": lambda n: fill_float_loop(out, n),
+        "copy_slice": lambda n: copy_slice(dst, src, n),
+        "copy_loop": lambda n: copy_loop(dst, src, n),
+        "copy_method": lambda n: copy_method(src, n),
+        "row_assign": lambda n: row_assign(a, b, n),
+        "row_loop": lambda n: row_loop(a, b, n),
+        "zeros_small": lambda n: zeros_small(n),
+        "sum_slice": lambda n: sum_slice(src, n),
+        "sum_loop": lambda n: sum_loop(src, n),
+        "global_table": lambda n: global_table(src, n),
+        "argument_table": lambda n: argument_table(src, TABLE.copy(), n),
+    }
+
+
+def ns_per_iter(fn, target=0.2, runs=3) -> float:
+    fn(10)
+    n = 1000
+    while True:
+        t0 = time.perf_counter()
+        fn(n)
+        dt = time.perf_counter() - t0
+        if dt >= target / 4:
+            break
+        n *= 4
+    n = max(1, int(n * target / dt))
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn(n)
+        times.append((time.perf_counter() - t0) / n * 1e9)
+    return statistics.median(times)
+
+
+def main(argv=None) -> int:
+    import llvmlite
+    import numba
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--min-time", type=float, default=0.2, help="seconds per timed run")
+    args = ap.parse_args(argv)
+    rows = {name: {"value": ns_per_iter(fn, args.min_time)} for name, fn in cases().items()}
+    print(json.dumps({"versions": {"numba": numba.__version__, "llvmlite": llvmlite.__version__,
+                                   "numpy": np.__version__, "python": platform.python_version()},
+                      "when": time.strftime("%Y-%m-%d %H:%M:%S"), "unit": "ns/iter",
+                      "rows": rows}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
