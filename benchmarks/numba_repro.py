@@ -173,12 +173,77 @@ def argument_table(s, table, iters):
     return acc
 
 
+@njit(cache=True)
+def _legal(s, a):
+    """A per-action legality test that branches on the phase first, as both games'
+    `is_legal` do."""
+    phase = s[0]
+    p = s[1]
+    if phase == 0:
+        return a < s[2] and s[10 + a] == 0
+    if phase == 1:
+        return a - 20 + 1 > s[3] and a - 20 + 1 - s[4 + p] <= s[6 + p]
+    if phase == 2:
+        k = a - 40
+        return 0 <= k < s[2] and s[50 + k] < 0
+    if phase == 3:
+        return s[60 + p * 8 + (a % 8)] > 0 and (a % 5) <= s[6 + p]
+    if phase == 4:
+        return a == 70 or s[80 + (a % 6)] >= 0
+    return False
+
+
+@njit(cache=True)
+def phase_loop(s, mask, iters):
+    """`for a in range(lo, hi): mask[a] = is_legal(s, a)`: the phase test inside the call,
+    once per action (Voyage's legal_mask outside MOVE, Hansa's `_mark`)."""
+    acc = 0
+    for i in range(iters):
+        s[0] = i % 5
+        for j in range(mask.shape[0]):
+            mask[j] = 0
+        for a in range(mask.shape[0]):
+            if _legal(s, a):
+                mask[a] = 1
+        acc += mask[i % mask.shape[0]]
+    return acc
+
+
+@njit(cache=True)
+def phase_hoisted(s, mask, iters):
+    """The same mask with the phase read once and the per-phase test written inline."""
+    acc = 0
+    for i in range(iters):
+        s[0] = i % 5
+        for j in range(mask.shape[0]):
+            mask[j] = 0
+        phase, p = s[0], s[1]
+        for a in range(mask.shape[0]):
+            if phase == 0:
+                ok = a < s[2] and s[10 + a] == 0
+            elif phase == 1:
+                ok = a - 20 + 1 > s[3] and a - 20 + 1 - s[4 + p] <= s[6 + p]
+            elif phase == 2:
+                ok = 0 <= a - 40 < s[2] and s[50 + a - 40] < 0
+            elif phase == 3:
+                ok = s[60 + p * 8 + (a % 8)] > 0 and (a % 5) <= s[6 + p]
+            else:
+                ok = a == 70 or s[80 + (a % 6)] >= 0
+            if ok:
+                mask[a] = 1
+        acc += mask[i % mask.shape[0]]
+    return acc
+
+
 def cases() -> dict:
     """name -> callable(iters): every reproducer on its inputs."""
     mask = np.zeros(MASK, np.int8)
     out = np.zeros(400, np.float32)
     src, dst = np.arange(STATE, dtype=np.int32), np.zeros(STATE, np.int32)
     a, b = np.zeros((200, 2), np.int32), np.ones((200, 2), np.int32)
+    phase_s = ((np.arange(STATE, dtype=np.int32) * 37) % 11 - 3).astype(np.int32)
+    phase_s[1], phase_s[2], phase_s[3] = 1, 4, 2
+    mask65 = np.zeros(65, np.int8)
     return {
         "fill_slice": lambda n: fill_slice(mask, n),
         "fill_loop": lambda n: fill_loop(mask, n),
@@ -192,6 +257,8 @@ def cases() -> dict:
         "zeros_small": lambda n: zeros_small(n),
         "sum_slice": lambda n: sum_slice(src, n),
         "sum_loop": lambda n: sum_loop(src, n),
+        "phase_loop": lambda n: phase_loop(phase_s, mask65, n),
+        "phase_hoisted": lambda n: phase_hoisted(phase_s, mask65, n),
         "global_table": lambda n: global_table(src, n),
         "argument_table": lambda n: argument_table(src, TABLE.copy(), n),
     }
