@@ -15,13 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import statistics
 import time
 
 import numpy as np
 from numba import njit
 
 from agents import heuristic
+from benchmarks.timing import ns_per_unit
 from tradewinds import jit, jitcache
 
 GAMES = 12          # recorded random games per game and player count
@@ -133,25 +133,8 @@ def t_heuristic(aux, states, mask, key, reps):
 
 
 def _ns(fn, count, target=0.25, runs=3) -> tuple:
-    """(median ns per call, first-call seconds): reps grown until a run takes `target` s."""
-    t0 = time.perf_counter()
-    fn(1)
-    first = time.perf_counter() - t0
-    reps = 1
-    while True:
-        t0 = time.perf_counter()
-        fn(reps)
-        dt = time.perf_counter() - t0
-        if dt >= target / 4:
-            break
-        reps *= 4
-    reps = max(1, int(reps * target / dt))
-    out = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn(reps)
-        out.append((time.perf_counter() - t0) / (reps * count) * 1e9)
-    return statistics.median(out), first
+    """(median ns per call, first-call seconds) over `count` states a repetition."""
+    return ns_per_unit(fn, count, 1, target, runs)
 
 
 def functions(game, n, target) -> dict:

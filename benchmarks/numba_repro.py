@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import statistics
 import time
 
 import numpy as np
 from numba import njit
+
+from benchmarks.timing import ns_per_unit
 
 MASK, STATE = 90, 340
 TABLE = (np.arange(30 * 30, dtype=np.int64).reshape(30, 30) * 7919) % 31   # a global
@@ -265,22 +266,7 @@ def cases() -> dict:
 
 
 def ns_per_iter(fn, target=0.2, runs=3) -> float:
-    fn(10)
-    n = 1000
-    while True:
-        t0 = time.perf_counter()
-        fn(n)
-        dt = time.perf_counter() - t0
-        if dt >= target / 4:
-            break
-        n *= 4
-    n = max(1, int(n * target / dt))
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn(n)
-        times.append((time.perf_counter() - t0) / n * 1e9)
-    return statistics.median(times)
+    return ns_per_unit(fn, 1, 1000, target, runs)[0]
 
 
 def main(argv=None) -> int:

@@ -150,3 +150,29 @@ def measure(
     out["steps_per_game"] = out["steps"] / out["games"] if out["games"] else float("nan")
     out["peak_rss_mb"] = peak_rss_mb()
     return out
+
+
+def ns_per_unit(fn: Callable[[int], Any], units_per_rep: int = 1, start: int = 1,
+                target: float = 0.25, runs: int = 3) -> tuple[float, float]:
+    """(median ns per unit, seconds of the first call) of `fn(reps)`, a compiled loop of
+    `reps` repetitions of `units_per_rep` units each: the first call (compile or cache
+    load) is timed apart, then reps grow from `start` until a run takes about `target`
+    seconds, and `runs` runs of that size are timed."""
+    t0 = time.perf_counter()
+    fn(start)
+    first = time.perf_counter() - t0
+    reps = start
+    while True:
+        t0 = time.perf_counter()
+        fn(reps)
+        dt = time.perf_counter() - t0
+        if dt >= target / 4:
+            break
+        reps *= 4
+    reps = max(1, int(reps * target / dt))
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn(reps)
+        out.append((time.perf_counter() - t0) / (reps * units_per_rep) * 1e9)
+    return statistics.median(out), first
