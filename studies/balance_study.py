@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from studies import arena
+from studies import arena, fpa
 from studies import balance_search as bs
 from studies import run_fields as rf
 from tradewinds.cli_args import int_at_least, option
@@ -63,8 +63,7 @@ class BalanceConfig:
 
     def __post_init__(self):
         self.check()
-        self.db = Path(self.db)
-        self.out = Path(self.out) if self.out is not None else self.db.parent
+        fpa.settle_paths(self)
 
     def check(self) -> None:
         """Every argument error before any game is played (ValueError, one line)."""

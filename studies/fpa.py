@@ -374,6 +374,11 @@ def settle_run_fields(config) -> None:
     config.players = parse_players(config.players)
     if not isinstance(config.games, (int, np.integer)) or config.games < 1:
         raise ValueError(f"--games must be at least 1, got {config.games}")
+    settle_paths(config)
+
+
+def settle_paths(config) -> None:
+    """`db` a Path and `out` defaulting to the database's directory."""
     config.db = Path(config.db)
     config.out = Path(config.out) if config.out is not None else config.db.parent
 
