@@ -210,6 +210,42 @@ def phase_loop(s, mask, iters):
     return acc
 
 
+@njit(cache=True, _nrt=False)
+def _legal_nrt_free(s, a):
+    """`_legal` compiled without reference counting."""
+    phase = s[0]
+    p = s[1]
+    if phase == 0:
+        return a < s[2] and s[10 + a] == 0
+    if phase == 1:
+        return a - 20 + 1 > s[3] and a - 20 + 1 - s[4 + p] <= s[6 + p]
+    if phase == 2:
+        k = a - 40
+        return 0 <= k < s[2] and s[50 + k] < 0
+    if phase == 3:
+        return s[60 + p * 8 + (a % 8)] > 0 and (a % 5) <= s[6 + p]
+    if phase == 4:
+        return a == 70 or s[80 + (a % 6)] >= 0
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def phase_loop_nrt_free(s, mask, iters):
+    """`phase_loop` with both functions compiled without numba's runtime (``_nrt=False``,
+    as `tradewinds.kernel_jit.kernel` compiles the kernels): no reference counts are
+    emitted, so none are left in the loop for the LLVM pass to miss."""
+    acc = 0
+    for i in range(iters):
+        s[0] = i % 5
+        for j in range(mask.shape[0]):
+            mask[j] = 0
+        for a in range(mask.shape[0]):
+            if _legal_nrt_free(s, a):
+                mask[a] = 1
+        acc += mask[i % mask.shape[0]]
+    return acc
+
+
 @njit(cache=True)
 def phase_hoisted(s, mask, iters):
     """The same mask with the phase read once and the per-phase test written inline."""
@@ -260,6 +296,7 @@ def cases() -> dict:
         "sum_loop": lambda n: sum_loop(src, n),
         "phase_loop": lambda n: phase_loop(phase_s, mask65, n),
         "phase_hoisted": lambda n: phase_hoisted(phase_s, mask65, n),
+        "phase_loop_nrt_free": lambda n: phase_loop_nrt_free(phase_s, mask65, n),
         "global_table": lambda n: global_table(src, n),
         "argument_table": lambda n: argument_table(src, TABLE.copy(), n),
     }

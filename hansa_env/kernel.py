@@ -24,6 +24,7 @@ from hansa_env.state import (
     TAX,
 )
 from tradewinds import jitcache, rng
+from tradewinds.kernel_jit import kernel
 
 # ---- state offsets (plain ints, frozen into the compiled code) ----
 _o = LAYOUT.offset
@@ -147,7 +148,7 @@ def init_opts(s, num_players, seed, opts):
     init(s, num_players, seed, x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9])
 
 
-@njit(cache=True)
+@kernel
 def seat_entry(p, x0, x1, x2, x3):
     """Seat p's entry of a per-seat option that init takes as four scalars."""
     if p == 0:
@@ -159,7 +160,7 @@ def seat_entry(p, x0, x1, x2, x3):
     return x3
 
 
-@njit(cache=True)
+@kernel
 def setup_seat(n, i):
     """Who makes placement i of the draft: 1..n, then n..1, then n..1 (H8, HA6)."""
     return i % n if i < n else n - 1 - (i % n)
@@ -167,28 +168,28 @@ def setup_seat(n, i):
 
 # =====================================================================  queries
 
-@njit(cache=True)
+@kernel
 def current_player(s):
     return s[DECIDER]
 
 
-@njit(cache=True)
+@kernel
 def is_terminal(s):
     return s[PHASE] == GAME_OVER
 
 
-@njit(cache=True)
+@kernel
 def is_truncated(s):
     return s[PHASE] == GAME_OVER and s[TRUNC] == 1
 
 
-@njit(cache=True)
+@kernel
 def hand_of_colour(s, p, c):
     at = HAND + p * NTYPE + c * 3
     return s[at] + s[at + 1] + s[at + 2]
 
 
-@njit(cache=True)
+@kernel
 def hand_total(s, p):
     t = 0
     for k in range(NTYPE):
@@ -196,7 +197,7 @@ def hand_total(s, p):
     return t
 
 
-@njit(cache=True)
+@kernel
 def majority_holder(s, city):
     """The seat with strictly more stalls in the city than every other, else -1."""
     best = 0
@@ -211,12 +212,12 @@ def majority_holder(s, city):
     return who
 
 
-@njit(cache=True)
+@kernel
 def supply_left(s):
     return s[PILE_END + 4] - s[DRAWN]
 
 
-@njit(cache=True)
+@kernel
 def empty_warehouses(s):
     k = 0
     for w in range(NWH):
@@ -225,13 +226,13 @@ def empty_warehouses(s):
     return k
 
 
-@njit(cache=True)
+@kernel
 def building_on(s):
     """per_stall: a build is in progress this visit and may place another stall (H20, DA)."""
     return 0 < s[BUILD_COUNT] < MAX_STALLS_PER_BUILD
 
 
-@njit(cache=True)
+@kernel
 def sale_ok(s):
     """A non-empty selection with >= 2 tokens in every chosen colour (H21, HA9)."""
     total = 0
@@ -245,7 +246,7 @@ def sale_ok(s):
 
 # =====================================================================  legality
 
-@njit(cache=True)
+@kernel
 def is_legal(s, a):
     phase = s[PHASE]
     p = s[DECIDER]
@@ -297,13 +298,13 @@ def is_legal(s, a):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _mark(s, mask, lo, hi):
     for a in range(lo, hi):
         mask[a] = 1 if is_legal(s, a) else 0
 
 
-@njit(cache=True)
+@kernel
 def _mask_actions(s, mask):
     """Phase 3 mask built per city and per held token (equal to is_legal, tested)."""
     p = s[DECIDER]
@@ -339,7 +340,7 @@ def _mask_actions(s, mask):
                     mask[A.SELL_ADD + c * 3 + b] = 1
 
 
-@njit(cache=True)
+@kernel
 def _mask_selling(s, mask):
     p = s[DECIDER]
     for c in range(NCOL):
@@ -353,7 +354,7 @@ def _mask_selling(s, mask):
         mask[A.SELL_DONE] = 1
 
 
-@njit(cache=True)
+@kernel
 def legal_mask(s, mask):
     """Writes 0/1 for every action; only the current phase's ranges can be 1."""
     mask[:] = 0
@@ -373,7 +374,7 @@ def legal_mask(s, mask):
 
 # =====================================================================  automatic work
 
-@njit(cache=True)
+@kernel
 def refill(s):
     """H12: pay 1 taler if anything gets placed, fill empty slots in order (HA15, H13)."""
     if supply_left(s) <= 0 or empty_warehouses(s) == 0:
@@ -387,7 +388,7 @@ def refill(s):
             s[DRAWN] += 1
 
 
-@njit(cache=True)
+@kernel
 def start_turn(s, p):
     """Income and phase 2 for seat p; stops at the first decision (H9-H12)."""
     if p == 0:
@@ -410,13 +411,13 @@ def start_turn(s, p):
         s[PHASE] = REFILL
 
 
-@njit(cache=True)
+@kernel
 def game_over(s):
     s[PHASE] = GAME_OVER
     s[DECIDER] = -1
 
 
-@njit(cache=True)
+@kernel
 def end_turn(s):
     p = s[ACTIVE]
     s[TURNS] += 1
@@ -426,7 +427,7 @@ def end_turn(s):
         start_turn(s, (p + 1) % s[NP])
 
 
-@njit(cache=True)
+@kernel
 def tax(s):
     """H24: talers above 3 go to the bank; above 3 tokens the player discards (TAX)."""
     p = s[ACTIVE]
@@ -439,13 +440,13 @@ def tax(s):
         end_turn(s)
 
 
-@njit(cache=True)
+@kernel
 def discard(s, p, t):
     s[HAND + p * NTYPE + t] -= 1
     s[REMOVED + t] += 1
 
 
-@njit(cache=True)
+@kernel
 def resolve_losses(s):
     """H23/HA10: opponents in seat order after the seller, colours ascending."""
     n = s[NP]
@@ -483,7 +484,7 @@ def resolve_losses(s):
     s[DECIDER] = seller
 
 
-@njit(cache=True)
+@kernel
 def finish_sale(s):
     """H22: selected tokens to the sold pile, one stall home, then opponents' losses."""
     p = s[ACTIVE]
@@ -507,7 +508,7 @@ def finish_sale(s):
 
 # =====================================================================  step
 
-@njit(cache=True)
+@kernel
 def step(s, a):
     """Apply one decision and everything automatic after it; 0 or an error code."""
     if a < 0 or a >= NUM_ACTIONS:
@@ -585,7 +586,7 @@ def step(s, a):
 
 # =====================================================================  scoring
 
-@njit(cache=True)
+@kernel
 def scores(s, out):
     """H29: held 1, sold 1 + barrels, 2 per city with a stall, 4 if alone there; plus
     the seat's compensation (option seat_vp, HA22), so it counts for the winner too."""
@@ -605,7 +606,7 @@ def scores(s, out):
         out[p] = v
 
 
-@njit(cache=True)
+@kernel
 def stalls_on_board(s, p):
     k = 0
     for c in range(NCITY):
@@ -695,7 +696,7 @@ def observe(s, o, out):
 
 # =====================================================================  playouts and batches
 
-@njit(cache=True)
+@kernel
 def random_action(s, mask, key):
     """A uniform legal action, drawing from the generator stored at key[0:2]."""
     legal_mask(s, mask)

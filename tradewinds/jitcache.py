@@ -72,7 +72,7 @@ def _imported(text: str, modules: dict[str, Path]) -> set[str]:
 # njit or overload at the start of a statement (``f = njit(cache=True)(g)``, ``overload(init,
 # ...)(impl)``), or a game's kernels bound with ``tradewinds.jit.bind``. The words alone (a
 # docstring speaking of "njit functions", as tradewinds/protocol.py does) are not.
-_DECORATOR = re.compile(r"@[ \t]*(?:numba\.)?(?:njit|jit|overload\w*|generated_jit|vectorize"
+_DECORATOR = re.compile(r"@[ \t]*(?:numba\.)?(?:njit|jit|kernel|overload\w*|generated_jit|vectorize"
                         r"|guvectorize|cfunc|stencil|intrinsic|register_jitable)\b")
 _CALL_TAIL = re.compile(r"\w*[ \t]*\(")
 _CALL_LEAD = re.compile(r"[ \t]*(?:[\w.]+[ \t]*=[ \t]*)?(?:numba\.|tradewinds\.)?")

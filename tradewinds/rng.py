@@ -6,9 +6,9 @@ out in docs/hansa_engine.md; the plain-Python references implement it independen
 """
 
 import numpy as np
-from numba import njit
 
 from tradewinds import jitcache
+from tradewinds.kernel_jit import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -17,7 +17,7 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _U30, _U27, _U31, _U32, _U33 = (np.uint64(k) for k in (30, 27, 31, 32, 33))
 
 
-@njit(cache=True)
+@kernel
 def load(s, at):
     """The 64-bit generator state stored at s[at] (low word), s[at + 1] (high word)."""
     lo = np.uint64(np.int64(s[at]) & 0xFFFFFFFF)
@@ -25,7 +25,7 @@ def load(s, at):
     return lo | (hi << _U32)
 
 
-@njit(cache=True)
+@kernel
 def store(s, at, x):
     lo = np.int64(x & _MASK32)
     hi = np.int64(x >> _U32)
@@ -33,7 +33,7 @@ def store(s, at, x):
     s[at + 1] = hi - 4294967296 if hi >= 2147483648 else hi
 
 
-@njit(cache=True)
+@kernel
 def mix(x):
     """One SplitMix64 output for the (already advanced) state x."""
     z = x
@@ -42,25 +42,25 @@ def mix(x):
     return z ^ (z >> _U31)
 
 
-@njit(cache=True)
+@kernel
 def next_u64(s, at):
     x = load(s, at) + _GOLDEN
     store(s, at, x)
     return mix(x)
 
 
-@njit(cache=True)
+@kernel
 def below(s, at, n):
     """A uniform integer in [0, n) (n small; modulo bias below 2**-26)."""
     return np.int64((next_u64(s, at) >> _U33) % np.uint64(n))
 
 
-@njit(cache=True)
+@kernel
 def seed_state(s, at, seed):
     store(s, at, np.uint64(seed))
 
 
-@njit(cache=True)
+@kernel
 def shuffle(s, at, a, n):
     """Fisher-Yates on a[:n] drawing from the generator at s[at]."""
     for i in range(n - 1, 0, -1):
@@ -70,7 +70,7 @@ def shuffle(s, at, a, n):
         a[j] = t
 
 
-@njit(cache=True)
+@kernel
 def pick_set(mask, key):
     """A uniformly chosen index i with mask[i] != 0, drawing from the generator at key[0:2]
     (random playouts); -1 if the mask is empty."""

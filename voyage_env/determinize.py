@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from tradewinds import jitcache, rng
+from tradewinds.kernel_jit import kernel
 from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.state import ARRIVAL_NONE, GAME_OVER, PLAY
@@ -77,7 +78,7 @@ def deal_targets(s, m, player, key):
                     s[base + j] = -1
 
 
-@njit(cache=True)
+@kernel
 def must_play(s, m, player):
     """The seat other than `player` that must be able to play a wind card on a blue space
     now or after the pending automatic work, or -1."""
@@ -93,7 +94,7 @@ def must_play(s, m, player):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _playable_in(pool, lo, hi, limit):
     for i in range(lo, hi):
         if K.storm_n(pool[i]) <= limit:

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from tradewinds import jitcache, rng
+from tradewinds.kernel_jit import kernel
 from voyage_env import actions as A
 from voyage_env import rules as R
 from voyage_env.board import GOODS
@@ -120,27 +121,27 @@ OK, ERR_RANGE, ERR_OVER, ERR_ILLEGAL = 0, 1, 2, 3
 
 # =====================================================================  small queries
 
-@njit(cache=True)
+@kernel
 def nb(m, h, d):
     return m[HEX0 + h * HEX_W + d]
 
 
-@njit(cache=True)
+@kernel
 def hexf(m, h, f):
     return m[HEX0 + h * HEX_W + f]
 
 
-@njit(cache=True)
+@kernel
 def portf(m, port, f):
     return m[HEX0 + m[M_H] * HEX_W + port * PORT_W + f]
 
 
-@njit(cache=True)
+@kernel
 def available(s, p):
     return s[DISCS + p] - s[SPENT + p]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def total(s, at, count):
     """The sum of s[at:at + count]."""
     t = 0
@@ -149,53 +150,53 @@ def total(s, at, count):
     return t
 
 
-@njit(cache=True)
+@kernel
 def hand_total(s, p):
     return total(s, HAND + p * NK, NK)
 
 
-@njit(cache=True)
+@kernel
 def cards_in_hand(s):
     """Players hold wind cards: neither the simple deck (V53) nor the dice variant (V54)."""
     return s[SIMPLE] == 0 and s[DICE] == 0
 
 
-@njit(cache=True)
+@kernel
 def ship_works(s, p, k):
     """Ship k (0..3) is in service (ship 4 only after the upgrade) and not wrecked."""
     return (k < 3 or s[UPGRADED + p] == 1) and s[WRECKED + p * NUM_SHIPS + k] == 0
 
 
-@njit(cache=True)
+@kernel
 def current_player(s):
     return s[DECIDER]
 
 
-@njit(cache=True)
+@kernel
 def is_terminal(s):
     return s[PHASE] == GAME_OVER
 
 
-@njit(cache=True)
+@kernel
 def is_truncated(s):
     return s[PHASE] == GAME_OVER and s[TRUNC] == 1
 
 
-@njit(cache=True)
+@kernel
 def ask(s, phase, p):
     """Stop at a decision: seat p's in `phase`."""
     s[PHASE] = phase
     s[DECIDER] = p
 
 
-@njit(cache=True)
+@kernel
 def storm_n(kind):
     return kind + 2 if kind <= R.STORM4 else 0
 
 
 # =====================================================================  cards
 
-@njit(cache=True)
+@kernel
 def reshuffle(s):
     """VA16: the discard pile, listed by kind, shuffled, becomes the deck."""
     k = 0
@@ -208,7 +209,7 @@ def reshuffle(s):
     s[DECK_SIZE] = k
 
 
-@njit(cache=True)
+@kernel
 def draw_card(s):
     """The top card's kind, or -1 when deck and discard pile are both empty."""
     if s[DECK_SIZE] == 0:
@@ -221,7 +222,7 @@ def draw_card(s):
     return kind
 
 
-@njit(cache=True)
+@kernel
 def draw_to(s, p, size):
     while hand_total(s, p) < size:
         kind = draw_card(s)
@@ -292,7 +293,7 @@ def init_opts(s, m, num_players, seed, opts):
          x[9], x[10], x[11])
 
 
-@njit(cache=True)
+@kernel
 def seat_entry(pos, x0, x1, x2, x3):
     """Entry pos of a per-position option that init takes as four scalars."""
     if pos == 0:
@@ -336,7 +337,7 @@ def deal_cards_at_setup(s, m, n, simple_deck):
 
 # =====================================================================  bidding and order
 
-@njit(cache=True)
+@kernel
 def dice_round(s):
     """The dice variant has no auction (VA34): from round 2 on the turn order rotates (the
     first position moves to the last); the caller then starts the first turn."""
@@ -350,7 +351,7 @@ def dice_round(s):
     s[POSITION] = -1
 
 
-@njit(cache=True)
+@kernel
 def reset_auction(s):
     s[BID_HIGH] = 0
     s[BID_LEADER] = -1
@@ -359,7 +360,7 @@ def reset_auction(s):
     s[BID_TURN] = 0
 
 
-@njit(cache=True)
+@kernel
 def start_bidding(s):
     s[PHASE] = BID
     reset_auction(s)
@@ -368,7 +369,7 @@ def start_bidding(s):
     s[DECIDER] = s[ORDER_]
 
 
-@njit(cache=True)
+@kernel
 def next_bidder(s):
     """VA13: the auction ends after n-1 passes following a raise (n with no raise)."""
     n = s[NP]
@@ -384,7 +385,7 @@ def next_bidder(s):
     s[DECIDER] = s[ORDER_ + t]
 
 
-@njit(cache=True)
+@kernel
 def end_auction(s):
     n = s[NP]
     count = 0
@@ -403,7 +404,7 @@ def end_auction(s):
     place_bidders(s)
 
 
-@njit(cache=True)
+@kernel
 def free_positions(s):
     k = 0
     for pos in range(s[NP]):
@@ -412,7 +413,7 @@ def free_positions(s):
     return k
 
 
-@njit(cache=True)
+@kernel
 def place_bidders(s):
     """V11: bidders choose positions in decreasing bid order; the last choice is forced."""
     n = s[NP]
@@ -430,7 +431,7 @@ def place_bidders(s):
     finish_order(s)
 
 
-@njit(cache=True)
+@kernel
 def finish_order(s):
     n = s[NP]
     if s[RANKING] >= 0:
@@ -460,7 +461,7 @@ def finish_order(s):
 
 # =====================================================================  turns and rounds
 
-@njit(cache=True)
+@kernel
 def refresh(s, p):
     """V48: all discs back, hand drawn up to 5. Dice variant: unused points are lost."""
     s[SPENT + p] = 0
@@ -470,7 +471,7 @@ def refresh(s, p):
         draw_to(s, p, R.HAND_SIZE)
 
 
-@njit(cache=True)
+@kernel
 def roll_movement(s, p):
     """V54, VA34: the turn's movement points, two dice drawn one after the other."""
     points = 0
@@ -479,7 +480,7 @@ def roll_movement(s, p):
     s[DISCS + p] = points
 
 
-@njit(cache=True)
+@kernel
 def next_turn(s):
     """Start the next position's turn; empty turns (no disc) pass at once (VA21). After
     the last position the round ends; in the dice variant the next round's turns follow
@@ -501,14 +502,14 @@ def next_turn(s):
         refresh(s, p)
 
 
-@njit(cache=True)
+@kernel
 def end_turn(s):
     refresh(s, s[ACTIVE])
     s[TURN_OVER] = 0
     next_turn(s)
 
 
-@njit(cache=True)
+@kernel
 def end_round(s):
     """V49: the round of the last tile is finished, then the game ends; else cap or next.
     True when the next round's turns start at once (dice variant: no auction)."""
@@ -531,7 +532,7 @@ def end_round(s):
 
 # =====================================================================  movement effects
 
-@njit(cache=True)
+@kernel
 def load(s, p, g):
     """V24, VA37, VA38: one cube per good, ship working, stock permitting."""
     if s[CUBES + p * NG + g] == 0 and ship_works(s, p, g // 2) and s[STOCK + g] > 0:
@@ -539,7 +540,7 @@ def load(s, p, g):
         s[STOCK + g] -= 1
 
 
-@njit(cache=True)
+@kernel
 def enter_hex(s, m, p, h):
     """Any movement onto h: port discovery and loading (V22-V24), Black Ship contact (V61)."""
     s[SHIP + p] = h
@@ -555,7 +556,7 @@ def enter_hex(s, m, p, h):
         s[ATTACKQ] |= 1 << p
 
 
-@njit(cache=True)
+@kernel
 def wreck_candidates(s, p):
     k = 0
     for ship in range(NUM_SHIPS):
@@ -564,7 +565,7 @@ def wreck_candidates(s, p):
     return k
 
 
-@njit(cache=True)
+@kernel
 def apply_wreck(s, p, ship):
     """V21: the ship's goods are lost (back to stock) until repaired in Lisbon."""
     s[WRECKED + p * NUM_SHIPS + ship] = 1
@@ -574,7 +575,7 @@ def apply_wreck(s, p, ship):
             s[STOCK + g] += 1
 
 
-@njit(cache=True)
+@kernel
 def roll_and_wreck(s, p):
     """Roll the die for p (VA11); returns True when p must choose the wrecked ship."""
     if rng.below(s, RNG, R.DIE_FACES) >= R.WRECK_FACES:
@@ -591,7 +592,7 @@ def roll_and_wreck(s, p):
     return True
 
 
-@njit(cache=True)
+@kernel
 def start_card(s, kind):
     """V28: reactions first (not for a calm), then the own effect; a compass card's own
     forced steps are counted from the moment it is played."""
@@ -607,7 +608,7 @@ def start_card(s, kind):
         s[REACT_K] = 1
 
 
-@njit(cache=True)
+@kernel
 def react_can_move(s, m, p):
     h = s[SHIP + p]
     kind = s[CARD]
@@ -619,7 +620,7 @@ def react_can_move(s, m, p):
     return False
 
 
-@njit(cache=True)
+@kernel
 def next_reaction(s, m):
     """V36-V37: find the next seat that may move on the card; True when one must decide."""
     n = s[NP]
@@ -651,7 +652,7 @@ def next_reaction(s, m):
     return False
 
 
-@njit(cache=True)
+@kernel
 def own_effect(s, m):
     """V29-V35: the card's effect on its player, after the others. Returns False while a
     compass card still has forced steps to make (each may be interrupted by an attack)."""
@@ -681,7 +682,7 @@ def own_effect(s, m):
     return True
 
 
-@njit(cache=True)
+@kernel
 def advance(s, m):
     """Drain pending automatic work in priority order; stop at the next decision."""
     n = s[NP]
@@ -731,7 +732,7 @@ def advance(s, m):
 
 # =====================================================================  legality
 
-@njit(cache=True)
+@kernel
 def playable(s, p, avail, minus_favourable):
     """Some card in hand can be played on a blue hex with `avail` discs (V29, E8)."""
     for kind in range(NK):
@@ -741,7 +742,7 @@ def playable(s, p, avail, minus_favourable):
     return False
 
 
-@njit(cache=True)
+@kernel
 def step_cost(s, m, p, d, shielded):
     """Discs for p's own step in direction d (V15-V18, V34); -1 if impossible."""
     h = s[SHIP + p]
@@ -754,7 +755,7 @@ def step_cost(s, m, p, d, shielded):
     return cost
 
 
-@njit(cache=True)
+@kernel
 def is_legal(s, m, a):
     phase = s[PHASE]
     p = s[DECIDER]
@@ -822,7 +823,7 @@ def is_legal(s, m, a):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _mask_move(s, m, mask):
     """MOVE mask computed once per direction (equal to is_legal, checked by the fuzz test)."""
     p = s[DECIDER]
@@ -857,45 +858,95 @@ def _mask_move(s, m, mask):
                 mask[A.BLACK + d] = 1
 
 
-@njit(cache=True)
+@kernel
+def _mask_bid(s, p, mask):
+    """BID mask: pass, or a total above the high bid that p's free discs cover."""
+    mask[A.BID_PASS] = 1
+    top = min(available(s, p) + s[BIDS + p], A.ORDER - A.BID)
+    for total in range(max(1, s[BID_HIGH] + 1), top + 1):
+        mask[A.BID + total - 1] = 1
+
+
+@kernel
+def _mask_order(s, mask):
+    for k in range(min(s[NP], A.MOVE - A.ORDER)):
+        if s[NEW_ORDER + k] < 0:
+            mask[A.ORDER + k] = 1
+
+
+@kernel
+def _mask_play(s, p, mask):
+    avail = available(s, p)
+    for kind in range(A.WRECK - A.PLAY):
+        if s[HAND + p * NK + kind] > 0 and storm_n(kind) <= avail:
+            mask[A.PLAY + kind] = 1
+
+
+@kernel
+def _mask_react(s, m, p, mask):
+    mask[A.STOP] = 1
+    kind = s[CARD]
+    h = s[SHIP + p]
+    for d in range(6):
+        if R.COMPASS <= kind < R.FAVOURABLE and d != kind - R.COMPASS:
+            continue
+        if nb(m, h, d) >= 0:
+            mask[A.MOVE + d] = 1
+
+
+@kernel
+def _mask_wreck(s, p, mask):
+    for ship in range(A.UPGRADE - A.WRECK):
+        if ship_works(s, p, ship):
+            mask[A.WRECK + ship] = 1
+
+
+@kernel
+def _mask_upgrade(s, p, mask):
+    if s[UPG_GIVEN] == 0:
+        mask[A.UPGRADE_SKIP] = 1
+    for g in range(A.UPGRADE_SKIP - A.UPGRADE):
+        if s[CUBES + p * NG + g] == 1:
+            mask[A.UPGRADE + g] = 1
+
+
+@kernel
 def legal_mask(s, m, mask):
+    """Every phase's mask built in one pass of its own (equal to is_legal, checked by the
+    fuzz test): a loop of is_legal calls runs 2-4x slower under numba >= 0.66 (docs/numba.md)."""
     mask[:] = 0
     phase = s[PHASE]
-    if phase == GAME_OVER:
-        return
+    p = s[DECIDER]
     if phase == MOVE:
         _mask_move(s, m, mask)
-        return
-    lo, hi = 0, NUM_ACTIONS
-    if phase == BID:
-        lo, hi = A.BID_PASS, A.ORDER
+    elif phase == BID:
+        _mask_bid(s, p, mask)
     elif phase == ORDER:
-        lo, hi = A.ORDER, A.MOVE
+        _mask_order(s, mask)
     elif phase == PLAY:
-        lo, hi = A.PLAY, A.WRECK
+        _mask_play(s, p, mask)
     elif phase == REACT:
-        lo, hi = A.MOVE, A.PLAY
+        _mask_react(s, m, p, mask)
     elif phase == WRECK:
-        lo, hi = A.WRECK, A.UPGRADE
+        _mask_wreck(s, p, mask)
     elif phase == UPGRADE:
-        lo, hi = A.UPGRADE, A.MONASTERY_TAKE
+        _mask_upgrade(s, p, mask)
     elif phase == MONASTERY:
-        lo, hi = A.MONASTERY_TAKE, A.CARDS_TOP_UP
+        mask[A.MONASTERY_TAKE] = 1
+        mask[A.MONASTERY_SELL] = 1
     elif phase == CARDS:
-        lo, hi = A.CARDS_TOP_UP, NUM_ACTIONS
-    for a in range(lo, hi):
-        if is_legal(s, m, a):
-            mask[a] = 1
+        mask[A.CARDS_TOP_UP] = 1
+        mask[A.CARDS_NEW] = 1
 
 
 # =====================================================================  docking
 
-@njit(cache=True)
+@kernel
 def cube_count(s, p):
     return total(s, CUBES + p * NG, NG)
 
 
-@njit(cache=True)
+@kernel
 def dock_monastery(s):
     p = s[ACTIVE]
     if s[CUBES + p * NG + R.PEPPER] == 1 and s[TILES_TAKEN] < s[TILES_TOTAL]:
@@ -904,7 +955,7 @@ def dock_monastery(s):
         dock_sell(s)
 
 
-@njit(cache=True)
+@kernel
 def dock_sell(s):
     """V44: every remaining cube is sold; then the card choice (V45)."""
     p = s[ACTIVE]
@@ -919,7 +970,7 @@ def dock_sell(s):
         dock_finish(s)
 
 
-@njit(cache=True)
+@kernel
 def dock_finish(s):
     """V46-V47: refit (discs back, wrecks repaired), stay in port, the turn ends."""
     p = s[ACTIVE]
@@ -931,7 +982,7 @@ def dock_finish(s):
 
 # =====================================================================  step
 
-@njit(cache=True)
+@kernel
 def step(s, m, a):
     """Apply one decision and everything automatic after it; 0 or an error code."""
     if a < 0 or a >= NUM_ACTIONS:
@@ -966,7 +1017,7 @@ def step(s, m, a):
 
 # The decision of each phase, as `step` applies it to a legal action `a` of seat `p`.
 
-@njit(cache=True)
+@kernel
 def step_bid(s, p, a):
     """V10, V12: pass, or raise the own total bid above the high bid (discs spent)."""
     if a == A.BID_PASS:
@@ -982,7 +1033,7 @@ def step_bid(s, p, a):
     next_bidder(s)
 
 
-@njit(cache=True)
+@kernel
 def step_order(s, p, a):
     """V11: the bidder takes a free position of the new turn order."""
     s[NEW_ORDER + a - A.ORDER] = p
@@ -990,7 +1041,7 @@ def step_order(s, p, a):
     place_bidders(s)
 
 
-@njit(cache=True)
+@kernel
 def step_move(s, m, p, a):
     """A step of the own ship (shielded or not), of the Black Ship, docking, or the end."""
     if a < A.BLACK:
@@ -1008,7 +1059,7 @@ def step_move(s, m, p, a):
         advance(s, m)
 
 
-@njit(cache=True)
+@kernel
 def sail(s, m, p, a):
     """V14-V18, V34: one step of the own ship, paid in discs, a favourable wind discarded
     for a shield; then what the new hex brings."""
@@ -1026,7 +1077,7 @@ def sail(s, m, p, a):
     advance(s, m)
 
 
-@njit(cache=True)
+@kernel
 def move_black_ship(s, m, p, d):
     """V58, V61, V62: one step of the Black Ship for a disc; it attacks every ship there
     not attacked this round."""
@@ -1039,7 +1090,7 @@ def move_black_ship(s, m, p, d):
     advance(s, m)
 
 
-@njit(cache=True)
+@kernel
 def step_play(s, m, p, a):
     """V19, V27: a wind card from the hand is discarded and resolved."""
     kind = a - A.PLAY
@@ -1049,7 +1100,7 @@ def step_play(s, m, p, a):
     advance(s, m)
 
 
-@njit(cache=True)
+@kernel
 def step_react(s, m, p, a):
     """A reacting seat stops or moves one step on the active seat's card."""
     if a == A.STOP:
@@ -1060,7 +1111,7 @@ def step_react(s, m, p, a):
     advance(s, m)
 
 
-@njit(cache=True)
+@kernel
 def step_upgrade(s, p, a):
     """V43: skip, or hand in a cube; the last of UPGRADE_CUBES puts ship 4 in service."""
     if a == A.UPGRADE_SKIP:
@@ -1078,7 +1129,7 @@ def step_upgrade(s, p, a):
         dock_monastery(s)
 
 
-@njit(cache=True)
+@kernel
 def step_monastery(s, p, a):
     """V41: take a monastery tile for the pepper cube, or not; then the cubes are sold."""
     if a == A.MONASTERY_TAKE:
@@ -1094,7 +1145,7 @@ def step_monastery(s, p, a):
     dock_sell(s)
 
 
-@njit(cache=True)
+@kernel
 def step_cards(s, p, a):
     """V45: keep the hand or discard it all, then draw up to HAND_SIZE; the turn ends."""
     if a == A.CARDS_NEW:
@@ -1107,7 +1158,7 @@ def step_cards(s, p, a):
 
 # =====================================================================  scoring
 
-@njit(cache=True)
+@kernel
 def scores(s, m, out):
     """V50-V51: VP from play (a seat_vp compensation included from the start, VA40) plus
     5 per own target port carrying own monument."""
@@ -1137,7 +1188,7 @@ def winners(s, m, out):
             out[p] = 1
 
 
-@njit(cache=True)
+@kernel
 def _better(s, vp, p, q):
     """p ranks strictly above q."""
     if vp[p] != vp[q]:
@@ -1170,7 +1221,7 @@ def obs_size(num_hexes, num_ports):
     return len(obs_names(num_hexes, ["x"] * num_ports))
 
 
-@njit(cache=True)
+@kernel
 def observe(s, m, o, out):
     """Seat o's view: public state, own hand and own target cards only (VA32)."""
     out[:] = 0.0
@@ -1243,7 +1294,7 @@ def observe(s, m, o, out):
 
 # =====================================================================  playouts and batches
 
-@njit(cache=True)
+@kernel
 def random_action(s, m, mask, key):
     """A uniform legal action, drawing from the generator stored at key[0:2]."""
     legal_mask(s, m, mask)

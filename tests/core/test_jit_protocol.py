@@ -149,6 +149,8 @@ def test_numba_code_is_what_numba_compiles_not_the_word():
     assert "training.vec_env" in jitcache.numba_dependencies(modules)
     for text in ("@njit(cache=True)\ndef f(x):\n    return x\n",
                  "import numba\n\n@numba.njit\ndef f(x):\n    return x\n",
+                 "@kernel\ndef f(s):\n    return s[0]\n",
+                 '@kernel(inline="always")\ndef f(s):\n    return s[0]\n',
                  "g = njit(cache=True)(f)\n",
                  "    overload(step, jit_options=opts)(impl)\n",
                  "jit.bind(\n    Aux,\n)\n"):
