@@ -146,3 +146,20 @@ def test_cli_trains_alphazero(tmp_path, capsys):
     assert main(argv) == 0
     assert f"az:{out}/net.npz" in capsys.readouterr().out
     assert main(["train", "hansa", "--algo", "muzero"]) == 2
+
+
+def test_a_run_trained_in_stages_records_and_ships_every_command(tmp_path):
+    out = str(tmp_path / "r")
+    train(AlphaZeroConfig(**TINY, iterations=0, out=out))
+    train(AlphaZeroConfig(**TINY, iterations=2, lr=5e-4, out=out, resume=True))
+    train(AlphaZeroConfig(**TINY, iterations=2, lr=5e-4, out=out, resume=True))  # no change
+    state = json.loads((tmp_path / "r" / "state.json").read_text())
+    assert [e["from_iteration"] for e in state["commands"]] == [0, 0]
+    first, second = (e["command"] for e in state["commands"])
+    assert "--resume" not in first and "--iterations 0" in first
+    assert "--resume" in second and "--lr 0.0005" in second and "--iterations 2" in second
+    assert json.loads((tmp_path / "r" / "config.json").read_text())["lr"] == 5e-4
+    _, _, meta = pvnet.load(ship.ship(tmp_path / "r", 2, tmp_path / "shipped.npz"))
+    assert meta["command"] == f"{first} && {second}"
+    _, _, meta = pvnet.load(ship.ship(tmp_path / "r", 0, tmp_path / "shipped0.npz"))
+    assert meta["command"] == first

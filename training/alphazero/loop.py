@@ -20,7 +20,8 @@ from its last iteration (``resume=True``) with the same buffer, generator and op
     config.json   the settings            net.npz      the latest net (agents.pvnet format)
     nets/         net_<iteration>.npz, a copy of every rated net
     learner.pt    net + optimizer state    replay.npz   the replay buffer
-    state.json    iteration, seeds, time   log.csv      one row per rated iteration
+    state.json    iteration, seeds, time,  log.csv      one row per rated iteration
+                  the commands run so far
     curve.png     ratings against core-hours
 
 Across sessions, ``net.npz`` and ``learner.pt`` are what to keep: a run resumed without
@@ -114,11 +115,14 @@ COMMAND_SKIPS = ("game", "players", "out", "resume", "progress", "device", "thre
 """Settings the command line spells otherwise, or that do not change what is trained."""
 
 
-def command_line(c: AlphaZeroConfig) -> str:
-    """The command that trains run `c`: every setting that is not the default."""
+def command_line(c: AlphaZeroConfig, resume: bool = False) -> str:
+    """The command that trains run `c` (continues it, with `resume`): every setting that is
+    not the default."""
     from dataclasses import fields
 
     words = [f"tradewinds train {c.game} --algo alphazero --players {c.players}"]
+    if resume:
+        words.append("--resume")
     if c.actors:
         words.append(f"--backend ray --actors {c.actors}")
     for f in fields(c):
@@ -126,6 +130,14 @@ def command_line(c: AlphaZeroConfig) -> str:
         if f.name not in COMMAND_SKIPS and value != f.default:
             words.append(f"--{f.name.replace('_', '-')} {value}")
     return " ".join(words + [f"--out {c.out}"])
+
+
+def commands_until(state: dict, iteration: int) -> str:
+    """The run's commands that trained it up to `iteration`, joined by ``&&``: the first,
+    and each resume that started before `iteration`."""
+    commands = state.get("commands", [])
+    return " && ".join(e["command"] for k, e in enumerate(commands)
+                       if k == 0 or e["from_iteration"] < iteration)
 
 
 class Run:
@@ -155,13 +167,26 @@ class Run:
             raise FileExistsError(f"{state_file} exists: pass --resume to continue that run, "
                                   f"or choose another --out")
         if c.resume and state_file.exists():
+            stored = ck.read_json(self.out / "config.json")
             self._restore()
+            self._record_command(command_line(AlphaZeroConfig(**stored)))
         else:
-            ck.write_json(self.out / "config.json", asdict(c))
+            self.state["commands"] = [{"from_iteration": 0, "command": command_line(c)}]
+        ck.write_json(self.out / "config.json", asdict(c))    # the settings now in force
         self.gen = np.random.default_rng(c.seed)
         if self.state["gen"] is not None:
             self.gen.bit_generator.state = self.state["gen"]
         self._selfplay = None
+
+    def _record_command(self, first: str) -> None:
+        """A resume with other settings joins the run's commands (a run trained in stages
+        is reproduced by all of them in turn); a run from before this record starts from
+        its stored settings."""
+        commands = self.state.setdefault("commands", [{"from_iteration": 0, "command": first}])
+        now = command_line(self.config, resume=True)
+        if now != commands[-1]["command"]:
+            commands.append({"from_iteration": self.state["iteration"], "command": now})
+            ck.write_json(self.out / "state.json", self.state)
 
     def say(self, text: str) -> None:
         if self.console is not None:
@@ -275,7 +300,8 @@ class Run:
         ck.write_json(self.out / "state.json", st)
 
     def command(self) -> str:
-        return command_line(self.config)
+        """The commands that trained this run, in turn, joined by ``&&``."""
+        return commands_until(self.state, self.state["iteration"]) or command_line(self.config)
 
     def log(self, row: dict) -> None:
         from training import curve

@@ -32,7 +32,9 @@ def ship(run: Path, iteration: int, dest: Path | None = None) -> Path:
         raise ValueError(f"{run / 'log.csv'} has no rating of iteration {iteration}")
     weights, config, meta = pvnet.load(source)
     settings = ck.read_json(run / "config.json")
-    meta = {**meta, "command": loop.command_line(loop.AlphaZeroConfig(**settings)),
+    command = (loop.commands_until(ck.read_json(run / "state.json"), iteration)
+               or loop.command_line(loop.AlphaZeroConfig(**settings)))
+    meta = {**meta, "command": command,
             "shipped_from": f"{run.name} iteration {iteration}",
             "rated": {"opponent": "heuristic", "games": int(settings["rate_games"]),
                       "simulations": int(settings["rate_simulations"]),
