@@ -1266,145 +1266,246 @@ class VoyageGame(ReferenceGame):
 # ----------------------------------------------------------------------------- validation
 
 
+# Scalar fields that hold 0 or 1.
+_BINARY_FLAGS = ("truncated", "end_triggered", "simple_deck", "black_ship", "dice_movement",
+                 "bid_raised", "turn_over")
+# Per-seat fields, a scalar or a row for each seat; an unused seat holds zeros in all of them.
+_SEAT_SCALARS = ("ship", "discs", "spent", "bid", "vp", "upgraded", "docked", "attacked",
+                 "tiles", "best_tile")
+_SEAT_ROWS = ("hand", "cubes", "wrecked")
+
+
+def _need(ok, message: str) -> None:
+    """A check of `_check_state`: ValueError with `message` when `ok` is false."""
+    if not ok:
+        raise ValueError(f"invalid Voyage state: {message}")
+
+
 def _check_state(v: StateView, b: Board) -> None:
     """Ranges and conservation laws of a state vector; ValueError naming the field."""
-
-    def need(ok, message: str) -> None:
-        if not ok:
-            raise ValueError(f"invalid Voyage state: {message}")
-
     n = v.num_players
-    need(R.MIN_PLAYERS <= n <= R.MAX_PLAYERS, f"num_players={n} not in 2..4")
-    need(0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}")
-    for flag in ("truncated", "end_triggered", "simple_deck", "black_ship", "dice_movement",
-                 "bid_raised", "turn_over"):
-        need(getattr(v, flag) in (0, 1), f"{flag}={getattr(v, flag)} not 0/1")
     dice = bool(v.dice_movement)
-    need(not (dice and v.simple_deck), "dice_movement and simple_deck do not combine (VA39)")
-    need(v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1")
-    need(1 <= v.round <= v.max_rounds, f"round={v.round} not in 1..max_rounds")
-    need(not v.truncated or v.phase == GAME_OVER, "truncated but the game is not over")
-    need(0 <= v.active < n, f"active={v.active} not a seat")
-    need(0 <= v.position <= n, f"position={v.position} not in 0..{n}")
+    _check_options_and_round(v, n)
+    _check_turn_order(v, n)
+    _check_tiles(v, n)
+    _check_auction(v, n)
+    _check_wind_cards(v, dice)
+    _check_cubes_and_stock(v)
+    _check_discovered(v, b, n)
+    seen_targets = []
+    for seat in range(R.MAX_PLAYERS):
+        if seat >= n:
+            _check_unused_seat(v, seat)
+            continue
+        _check_seat(v, b, seat, dice)
+        seen_targets += _seat_targets(v, b, seat)
+    _need(len(seen_targets) == len(set(seen_targets)), "a target card is dealt twice")
+    if dice:
+        _check_dice_variant(v, seen_targets)
+    _check_black_ship(v, b)
+    _check_own_step(v, b, n)
+    _check_card_in_play(v)
+    _need(0 <= v.upgrade_given < R.UPGRADE_CUBES,
+          f"upgrade_given={v.upgrade_given} not in 0..{R.UPGRADE_CUBES - 1}")
+    _check_reactions(v, n)
+    _check_order_phase(v, n)
+
+
+def _check_options_and_round(v: StateView, n: int) -> None:
+    """Player count, phase, the 0/1 flags, the options and the round."""
+    _need(R.MIN_PLAYERS <= n <= R.MAX_PLAYERS, f"num_players={n} not in 2..4")
+    _need(0 <= v.phase <= GAME_OVER, f"phase={v.phase} not in 0..{GAME_OVER}")
+    for flag in _BINARY_FLAGS:
+        _need(getattr(v, flag) in (0, 1), f"{flag}={getattr(v, flag)} not 0/1")
+    _need(not (v.dice_movement and v.simple_deck),
+          "dice_movement and simple_deck do not combine (VA39)")
+    _need(v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1")
+    _need(1 <= v.round <= v.max_rounds, f"round={v.round} not in 1..max_rounds")
+    _need(not v.truncated or v.phase == GAME_OVER, "truncated but the game is not over")
+
+
+def _check_turn_order(v: StateView, n: int) -> None:
+    """The active seat, the position in the order, and the order itself."""
+    _need(0 <= v.active < n, f"active={v.active} not a seat")
+    _need(0 <= v.position <= n, f"position={v.position} not in 0..{n}")
     order = [int(x) for x in v.order]
-    need(sorted(order[:n]) == list(range(n)) and all(x == -1 for x in order[n:]),
-         f"order={order} is not a permutation of the seats padded with -1")
-    need(v.tiles_total == R.TILES_BY_PLAYERS[n],
-         f"tiles_total={v.tiles_total}, expected {R.TILES_BY_PLAYERS[n]} for {n} players")
-    need(0 <= v.tiles_taken <= v.tiles_total, f"tiles_taken={v.tiles_taken} out of range")
-    need(int(v.tiles.sum()) == v.tiles_taken, "tiles held do not add up to tiles_taken")
-    need(v.end_triggered == int(v.tiles_taken == v.tiles_total),
-         "end_triggered must be 1 exactly when the last tile is taken (V49)")
-    need(0 <= v.bid_high <= R.UPGRADED_DISCS, f"bid_high={v.bid_high} out of range")
-    need(-1 <= v.bid_leader < n, f"bid_leader={v.bid_leader} not a seat or -1")
-    need(0 <= v.bid_passes <= n and 0 <= v.bid_turn < n, "bid_passes/bid_turn out of range")
-    need(0 <= v.deck_size <= R.DECK_SIZE, f"deck_size={v.deck_size} out of range")
+    _need(sorted(order[:n]) == list(range(n)) and all(x == -1 for x in order[n:]),
+          f"order={order} is not a permutation of the seats padded with -1")
+
+
+def _check_tiles(v: StateView, n: int) -> None:
+    """Monastery tiles: the count for n players, those taken, and the end trigger (V49)."""
+    _need(v.tiles_total == R.TILES_BY_PLAYERS[n],
+          f"tiles_total={v.tiles_total}, expected {R.TILES_BY_PLAYERS[n]} for {n} players")
+    _need(0 <= v.tiles_taken <= v.tiles_total, f"tiles_taken={v.tiles_taken} out of range")
+    _need(int(v.tiles.sum()) == v.tiles_taken, "tiles held do not add up to tiles_taken")
+    _need(v.end_triggered == int(v.tiles_taken == v.tiles_total),
+          "end_triggered must be 1 exactly when the last tile is taken (V49)")
+
+
+def _check_auction(v: StateView, n: int) -> None:
+    """The auction's scalars are in range."""
+    _need(0 <= v.bid_high <= R.UPGRADED_DISCS, f"bid_high={v.bid_high} out of range")
+    _need(-1 <= v.bid_leader < n, f"bid_leader={v.bid_leader} not a seat or -1")
+    _need(0 <= v.bid_passes <= n and 0 <= v.bid_turn < n, "bid_passes/bid_turn out of range")
+
+
+def _check_wind_cards(v: StateView, dice: bool) -> None:
+    """Wind cards are conserved across deck, discard pile and hands, kind by kind."""
+    _need(0 <= v.deck_size <= R.DECK_SIZE, f"deck_size={v.deck_size} out of range")
     deck = v.deck
-    need(np.all((deck[:v.deck_size] >= 0) & (deck[:v.deck_size] < NUM_KINDS))
-         and np.all(deck[v.deck_size:] == 0),
-         "deck entries must be card kinds below deck_size and 0 above")
-    need(np.all(v.discard >= 0) and np.all(v.hand >= 0), "negative card counts")
+    _need(np.all((deck[:v.deck_size] >= 0) & (deck[:v.deck_size] < NUM_KINDS))
+          and np.all(deck[v.deck_size:] == 0),
+          "deck entries must be card kinds below deck_size and 0 above")
+    _need(np.all(v.discard >= 0) and np.all(v.hand >= 0), "negative card counts")
     total = R.DECK_SIZE - (R.SIMPLE_DECK_CALMS_REMOVED if v.simple_deck else 0)
     if dice:
         total = 0                                          # V54: no wind cards
     cards = v.deck_size + int(v.discard.sum()) + int(v.hand.sum())
-    need(cards == total, f"{cards} wind cards in deck, discard and hands, expected {total}")
+    _need(cards == total, f"{cards} wind cards in deck, discard and hands, expected {total}")
     per_kind = np.bincount(deck[:v.deck_size], minlength=NUM_KINDS) + v.discard \
         + v.hand.sum(axis=0)
     expected = list(R.CARD_COUNTS) if not dice else [0] * NUM_KINDS
     if v.simple_deck:
         expected[R.CALM] -= R.SIMPLE_DECK_CALMS_REMOVED
-        need(not np.any(v.hand), "simple_deck: nobody holds wind cards (V53)")
-    need([int(x) for x in per_kind] == expected, "wind cards per kind do not match the deck")
-    need(np.all((v.cubes == 0) | (v.cubes == 1)), "cubes must be 0/1 (V24)")
-    need(np.all(v.stock >= 0) and np.all(v.stock + v.cubes.sum(axis=0) == R.STOCK_PER_GOOD),
-         "stock + carried cubes must be 4 per good (VA8)")
+        _need(not np.any(v.hand), "simple_deck: nobody holds wind cards (V53)")
+    _need([int(x) for x in per_kind] == expected, "wind cards per kind do not match the deck")
+
+
+def _check_cubes_and_stock(v: StateView) -> None:
+    """Cubes are 0/1 per good and seat, and with the stock make 4 of each good."""
+    _need(np.all((v.cubes == 0) | (v.cubes == 1)), "cubes must be 0/1 (V24)")
+    _need(np.all(v.stock >= 0) and np.all(v.stock + v.cubes.sum(axis=0) == R.STOCK_PER_GOOD),
+          "stock + carried cubes must be 4 per good (VA8)")
+
+
+def _check_discovered(v: StateView, b: Board, n: int) -> None:
+    """Each port of the map was discovered by a seat or nobody (-1)."""
     disc = [int(x) for x in v.discovered]
-    need(all(-1 <= x < n for x in disc[:b.num_ports]) and all(x == -1 for x in disc[b.num_ports:]),
-         "discovered must hold a seat or -1 (and -1 beyond the map's ports)")
-    seen_targets = []
-    for seat in range(R.MAX_PLAYERS):
-        scalars = (v.ship[seat], v.discs[seat], v.spent[seat], v.bid[seat], v.vp[seat],
-                   v.upgraded[seat], v.docked[seat], v.attacked[seat], v.tiles[seat],
-                   v.best_tile[seat])
-        arrays = (v.hand[seat], v.cubes[seat], v.wrecked[seat])
-        if seat >= n:
-            need(not any(scalars) and not any(np.any(a) for a in arrays)
-                 and np.all(v.targets[seat] == -1),
-                 f"unused seat {seat} must be zero (targets -1)")
-            continue
-        need(0 <= v.ship[seat] < b.num_hexes, f"ship[{seat}]={v.ship[seat]} not a sea hex")
-        need(v.upgraded[seat] in (0, 1) and v.docked[seat] in (0, 1)
-             and v.attacked[seat] in (0, 1), f"seat {seat}: flags must be 0/1")
-        if dice:   # the active seat's roll (2d6) during its turn, else 0 (VA34)
-            turn = v.phase != GAME_OVER and seat == v.active
-            need(R.MOVE_DICE <= v.discs[seat] <= 6 * R.MOVE_DICE if turn else v.discs[seat] == 0,
-                 f"seat {seat}: discs={v.discs[seat]}: the dice variant holds the active "
-                 "seat's roll (2..12) and 0 for every other seat (VA34)")
-        else:
-            need(v.discs[seat] == (R.UPGRADED_DISCS if v.upgraded[seat] else R.BASE_DISCS),
-                 f"seat {seat}: discs must be 9, or 12 once upgraded (V2, V43)")
-        need(0 <= v.spent[seat] <= v.discs[seat], f"seat {seat}: spent not in 0..discs")
-        need(0 <= v.bid[seat] <= R.UPGRADED_DISCS, f"seat {seat}: bid out of range")
-        need(v.vp[seat] >= 0, f"seat {seat}: negative vp")
-        tiles, best = v.tiles[seat], v.best_tile[seat]
-        need(0 <= tiles and (best == 0) == (tiles == 0) and 0 <= best <= v.tiles_taken,
-             f"seat {seat}: tiles/best_tile inconsistent")
-        need(np.all((v.wrecked[seat] == 0) | (v.wrecked[seat] == 1)),
-             f"seat {seat}: wrecked must be 0/1")
-        for k in range(R.NUM_SHIPS):
-            in_service = k < R.NUM_SHIPS - 1 or v.upgraded[seat]
-            need(in_service or not v.wrecked[seat][k], f"seat {seat}: ship 4 wrecked before "
-                                                       "it is in service (VA12)")
-            cubes = v.cubes[seat][2 * k:2 * k + 2]
-            need(not np.any(cubes) or (in_service and not v.wrecked[seat][k]),
-                 f"seat {seat}: cubes on ship {k + 1}, which is wrecked or not in service")
-        for port in v.targets[seat]:
-            need(-1 <= port < b.num_ports, f"seat {seat}: target {port} not a port id")
-            if port >= 0:
-                seen_targets.append(int(port))
-    need(len(seen_targets) == len(set(seen_targets)), "a target card is dealt twice")
-    if dice:
-        need(not seen_targets, "the dice variant deals no target cards (V54)")
-        need(v.phase not in (BID, ORDER, PLAY, REACT, CARDS),
-             f"phase {PHASE_NAMES[v.phase]} does not occur in the dice variant (VA34)")
-        need((v.bid_high, v.bid_leader, v.bid_passes, v.bid_turn, v.bid_raised) == (0, -1, 0, 0, 0)
-             and not np.any(v.bid), "the dice variant has no auction: bid fields neutral (VA34)")
-        need(v.arrival_stage == ARRIVAL_NONE and v.card == -1,
-             "the dice variant ignores blue and red spaces and plays no cards (V54)")
-    if v.black_ship:
-        need(b.melaka >= 0, "black_ship needs a port named 'Melaka' on the map")
-        need(0 <= v.black_hex < b.num_hexes
-             and b.hemisphere[v.black_hex] == b.hemisphere[max(b.melaka, 0)],
-             f"black_hex={v.black_hex} not a hex of the Black Ship's hemisphere (V60)")
+    _need(all(-1 <= x < n for x in disc[:b.num_ports])
+          and all(x == -1 for x in disc[b.num_ports:]),
+          "discovered must hold a seat or -1 (and -1 beyond the map's ports)")
+
+
+def _check_unused_seat(v: StateView, seat: int) -> None:
+    """A seat beyond the player count holds zeros (and no targets)."""
+    scalars = [getattr(v, name)[seat] for name in _SEAT_SCALARS]
+    rows = [getattr(v, name)[seat] for name in _SEAT_ROWS]
+    _need(not any(scalars) and not any(np.any(a) for a in rows)
+          and np.all(v.targets[seat] == -1),
+          f"unused seat {seat} must be zero (targets -1)")
+
+
+def _check_seat(v: StateView, b: Board, seat: int, dice: bool) -> None:
+    """One player's ship, flags, discs, spent discs, bid, vp, tiles and fleet."""
+    _need(0 <= v.ship[seat] < b.num_hexes, f"ship[{seat}]={v.ship[seat]} not a sea hex")
+    _need(v.upgraded[seat] in (0, 1) and v.docked[seat] in (0, 1)
+          and v.attacked[seat] in (0, 1), f"seat {seat}: flags must be 0/1")
+    _check_discs(v, seat, dice)
+    _need(0 <= v.spent[seat] <= v.discs[seat], f"seat {seat}: spent not in 0..discs")
+    _need(0 <= v.bid[seat] <= R.UPGRADED_DISCS, f"seat {seat}: bid out of range")
+    _need(v.vp[seat] >= 0, f"seat {seat}: negative vp")
+    tiles, best = v.tiles[seat], v.best_tile[seat]
+    _need(0 <= tiles and (best == 0) == (tiles == 0) and 0 <= best <= v.tiles_taken,
+          f"seat {seat}: tiles/best_tile inconsistent")
+    _check_fleet(v, seat)
+
+
+def _check_discs(v: StateView, seat: int, dice: bool) -> None:
+    """Discs: 9, or 12 once upgraded; in the dice variant the roll of the seat in turn."""
+    if dice:   # the active seat's roll (2d6) during its turn, else 0 (VA34)
+        turn = v.phase != GAME_OVER and seat == v.active
+        _need(R.MOVE_DICE <= v.discs[seat] <= 6 * R.MOVE_DICE if turn else v.discs[seat] == 0,
+              f"seat {seat}: discs={v.discs[seat]}: the dice variant holds the active "
+              "seat's roll (2..12) and 0 for every other seat (VA34)")
     else:
-        need(v.black_hex == -1, "black_hex must be -1 without the black_ship option")
-    need(0 <= v.attack_queue < 1 << n, f"attack_queue={v.attack_queue} not a seat bitmask")
-    need(v.arrival_stage in (ARRIVAL_NONE, ARRIVAL_RED, ARRIVAL_BLUE),
-         f"arrival_stage={v.arrival_stage} unknown")
-    need(-1 <= v.arrival_hex < b.num_hexes, f"arrival_hex={v.arrival_hex} not a sea hex or -1")
-    need(v.arrival_stage == ARRIVAL_NONE or v.arrival_hex >= 0,
-         "an own step being resolved needs its arrival_hex")
-    need(v.card_stage in (CARD_NONE, CARD_REACTIONS, CARD_OWN),
-         f"card_stage={v.card_stage} unknown")
-    need(-1 <= v.card < NUM_KINDS, f"card={v.card} not a card kind or -1")
-    need((v.card >= 0) == (v.card_stage != CARD_NONE), "card and card_stage disagree")
-    need(0 <= v.compass_left <= R.COMPASS_STEPS and (v.compass_left == 0 or is_compass(v.card)),
-         f"compass_left={v.compass_left} inconsistent with card={v.card}")
-    need(0 <= v.upgrade_given < R.UPGRADE_CUBES,
-         f"upgrade_given={v.upgrade_given} not in 0..{R.UPGRADE_CUBES - 1}")
-    need(0 <= v.react_k < n and -1 <= v.react_seat < n and v.react_budget >= 0,
-         "react fields out of range")
-    need((v.react_k > 0) == (v.card_stage == CARD_REACTIONS),
-         "react_k must be 1..n-1 exactly while reactions run")
+        _need(v.discs[seat] == (R.UPGRADED_DISCS if v.upgraded[seat] else R.BASE_DISCS),
+              f"seat {seat}: discs must be 9, or 12 once upgraded (V2, V43)")
+
+
+def _check_fleet(v: StateView, seat: int) -> None:
+    """Wrecked ships are in service, and cubes ride ships in service and afloat."""
+    _need(np.all((v.wrecked[seat] == 0) | (v.wrecked[seat] == 1)),
+          f"seat {seat}: wrecked must be 0/1")
+    for k in range(R.NUM_SHIPS):
+        in_service = k < R.NUM_SHIPS - 1 or v.upgraded[seat]
+        _need(in_service or not v.wrecked[seat][k], f"seat {seat}: ship 4 wrecked before "
+                                                    "it is in service (VA12)")
+        cubes = v.cubes[seat][2 * k:2 * k + 2]
+        _need(not np.any(cubes) or (in_service and not v.wrecked[seat][k]),
+              f"seat {seat}: cubes on ship {k + 1}, which is wrecked or not in service")
+
+
+def _seat_targets(v: StateView, b: Board, seat: int) -> list:
+    """The target ports dealt to a seat; every entry is a port id or -1."""
+    dealt = []
+    for port in v.targets[seat]:
+        _need(-1 <= port < b.num_ports, f"seat {seat}: target {port} not a port id")
+        if port >= 0:
+            dealt.append(int(port))
+    return dealt
+
+
+def _check_dice_variant(v: StateView, seen_targets: list) -> None:
+    """The dice variant has no targets, auction, wind cards or blue/red spaces."""
+    _need(not seen_targets, "the dice variant deals no target cards (V54)")
+    _need(v.phase not in (BID, ORDER, PLAY, REACT, CARDS),
+          f"phase {PHASE_NAMES[v.phase]} does not occur in the dice variant (VA34)")
+    _need((v.bid_high, v.bid_leader, v.bid_passes, v.bid_turn, v.bid_raised) == (0, -1, 0, 0, 0)
+          and not np.any(v.bid), "the dice variant has no auction: bid fields neutral (VA34)")
+    _need(v.arrival_stage == ARRIVAL_NONE and v.card == -1,
+          "the dice variant ignores blue and red spaces and plays no cards (V54)")
+
+
+def _check_black_ship(v: StateView, b: Board) -> None:
+    """The Black Ship sails its hemisphere (V60), and only with its option."""
+    if v.black_ship:
+        _need(b.melaka >= 0, "black_ship needs a port named 'Melaka' on the map")
+        _need(0 <= v.black_hex < b.num_hexes
+              and b.hemisphere[v.black_hex] == b.hemisphere[max(b.melaka, 0)],
+              f"black_hex={v.black_hex} not a hex of the Black Ship's hemisphere (V60)")
+    else:
+        _need(v.black_hex == -1, "black_hex must be -1 without the black_ship option")
+
+
+def _check_own_step(v: StateView, b: Board, n: int) -> None:
+    """The pending attacks and the arrival being resolved."""
+    _need(0 <= v.attack_queue < 1 << n, f"attack_queue={v.attack_queue} not a seat bitmask")
+    _need(v.arrival_stage in (ARRIVAL_NONE, ARRIVAL_RED, ARRIVAL_BLUE),
+          f"arrival_stage={v.arrival_stage} unknown")
+    _need(-1 <= v.arrival_hex < b.num_hexes, f"arrival_hex={v.arrival_hex} not a sea hex or -1")
+    _need(v.arrival_stage == ARRIVAL_NONE or v.arrival_hex >= 0,
+          "an own step being resolved needs its arrival_hex")
+
+
+def _check_card_in_play(v: StateView) -> None:
+    """The card being resolved, its stage and the compass steps left."""
+    _need(v.card_stage in (CARD_NONE, CARD_REACTIONS, CARD_OWN),
+          f"card_stage={v.card_stage} unknown")
+    _need(-1 <= v.card < NUM_KINDS, f"card={v.card} not a card kind or -1")
+    _need((v.card >= 0) == (v.card_stage != CARD_NONE), "card and card_stage disagree")
+    _need(0 <= v.compass_left <= R.COMPASS_STEPS and (v.compass_left == 0 or is_compass(v.card)),
+          f"compass_left={v.compass_left} inconsistent with card={v.card}")
+
+
+def _check_reactions(v: StateView, n: int) -> None:
+    """The reaction fields, set exactly while reactions to a card run."""
+    _need(0 <= v.react_k < n and -1 <= v.react_seat < n and v.react_budget >= 0,
+          "react fields out of range")
+    _need((v.react_k > 0) == (v.card_stage == CARD_REACTIONS),
+          "react_k must be 1..n-1 exactly while reactions run")
+
+
+def _check_order_phase(v: StateView, n: int) -> None:
+    """Ranking, new order and order step: in range, and unused outside phase order."""
     for field in ("ranking", "new_order"):
         values = [int(x) for x in getattr(v, field)]
-        need(all(-1 <= x < n for x in values[:n]) and all(x == -1 for x in values[n:]),
-             f"{field}={values} out of range")
+        _need(all(-1 <= x < n for x in values[:n]) and all(x == -1 for x in values[n:]),
+              f"{field}={values} out of range")
         if v.phase != ORDER:
-            need(all(x == -1 for x in values), f"{field} must be -1 outside phase order")
+            _need(all(x == -1 for x in values), f"{field} must be -1 outside phase order")
     if v.phase != ORDER:
-        need(v.order_step == 0, "order_step must be 0 outside phase order")
+        _need(v.order_step == 0, "order_step must be 0 outside phase order")
 
 
 def _check_game(g: VoyageGame, v: StateView) -> None:

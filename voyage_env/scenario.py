@@ -351,12 +351,7 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     """
     game = _game(game)
     n = game.check_players(num_players)
-    if not isinstance(phase, str) or phase not in _PHASE_ID:
-        known = ", ".join(BUILDABLE)
-        if phase in PHASE_NAMES:
-            raise ValueError(f"phase: {phase!r} cannot be built directly (it needs pending "
-                             f"work); build one of {known} and step there")
-        raise ValueError(f"phase: unknown phase {phase!r} (buildable: {known})")
+    _check_buildable(phase)
     max_rounds = _int(max_rounds, "max_rounds", 1, 1000)
     round = _int(round, "round", 1, max_rounds)
     s = game.new_state(n, seed, simple_deck=simple_deck, black_ship=black_ship,
@@ -365,15 +360,61 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     b = _Builder(game, n)
     bidding = phase == "bid"
     dice = bool(dice_movement)
+    first_roll = None
     if dice:
         _no_cards_with_dice(phase, hands=hands, discard=discard, deck=deck, deck_top=deck_top,
                             targets=targets, bids=bids)
         first_roll = int(v.discs[v.active])
     if not (bidding and round == 1):
-        while v.phase == BID:   # everybody passes: the deal by the seed's order (V13)
-            game.step(s, "bid:pass")
+        _pass_the_auction(game, s, v)
+    order, active = _set_turn(v, b, order, round, active, bidding)
+    pos_active = order.index(active)
+    _place_fleets(v, b, active, first_roll, upgraded=upgraded, discs=discs, wrecked=wrecked,
+                  cubes=cubes, ships=ships)
+    _set_auction(v, b, bids, spent, order, pos_active, bidding, dice)
+    _set_scores(v, b, vp, tiles)
+    if not dice:
+        _deal_targets(v, b, targets)
+    _set_discovered(v, b, discovered)
+    _set_docked_and_attacked(v, b, docked, attacked, order, pos_active, bidding, black_ship)
+    _set_black_hex(v, b, black_hex, black_ship)
+    if not dice:
+        _deal_cards(v, b, hands, discard, deck, deck_top)
+    _set_rng(v, rng)
+    _set_decision(v, phase, active, pos_active, bidding)
+    _check_phase(v, b, phase, active)
+    game.validate_state(s)
+    return s
 
-    # ---- turn order, round, active seat
+
+def _check_buildable(phase) -> None:
+    """`phase` is one of BUILDABLE (the other phases need pending work)."""
+    if not isinstance(phase, str) or phase not in _PHASE_ID:
+        known = ", ".join(BUILDABLE)
+        if phase in PHASE_NAMES:
+            raise ValueError(f"phase: {phase!r} cannot be built directly (it needs pending "
+                             f"work); build one of {known} and step there")
+        raise ValueError(f"phase: unknown phase {phase!r} (buildable: {known})")
+
+
+def _pass_the_auction(game, s, v) -> None:
+    """Everybody passes: the deal by the seed's order (V13)."""
+    while v.phase == BID:
+        game.step(s, "bid:pass")
+
+
+# ------------------------------------------------------------ turn order
+
+
+def _set_turn(v, b, order, round, active, bidding) -> tuple[list, int]:
+    """The turn order, the round and the active seat; returns the order and the seat."""
+    order = _set_order(v, b.n, order)
+    v.round = round
+    return order, _read_active(b, active, order, bidding)
+
+
+def _set_order(v, n, order) -> list:
+    """The turn order (default 0..n-1); the round-1 hands follow the positions."""
     if order is None:
         order = list(range(n))
     if (isinstance(order, (str, bytes)) or not hasattr(order, "__iter__")
@@ -385,16 +426,38 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     for pos in range(n):        # the round-1 hands follow the positions
         v.hand[order[pos]] = dealt[old_order[pos]]
     v.order[:n] = order
-    v.round = round
+    return order
+
+
+def _read_active(b, active, order, bidding) -> int:
+    """The active seat: by default the first in the order, always so in an auction."""
     if active is None:
         active = order[0]
     active = b.seat(active, "active")
     if bidding and active != order[0]:
         raise ValueError(f"active: an auction starts with the first in the order, seat "
                          f"{order[0]}, got {active!r}")
-    pos_active = order.index(active)
+    return active
 
-    # ---- fleets
+
+# ------------------------------------------------------------ fleets
+
+
+def _place_fleets(v, b, active, first_roll, *, upgraded, discs, wrecked, cubes, ships) -> None:
+    """The fleets: upgrades and discs, wrecked ships, the cubes carried, the ships' spaces.
+    `first_roll` is the started game's roll with dice_movement, else None."""
+    _set_discs(v, b, upgraded, discs, active, first_roll)
+    _set_wrecked(v, b, wrecked)
+    _set_cubes(v, b, cubes)
+    _check_cubes_on_ships(v, b.n)
+    for p, h in b.per_seat(ships, "ships").items():
+        v.ship[p] = b.hex(h, f"ships: seat {p}")
+
+
+def _set_discs(v, b, upgraded, discs, active, first_roll) -> None:
+    """Upgrades and discs: 9 discs, or 12 once upgraded (given as either); with
+    dice_movement `discs` is the active seat's roll instead."""
+    dice = first_roll is not None
     up = b.seats(upgraded, "upgraded")
     if dice:
         up = _dice_discs(v, b, discs, active, up, first_roll)
@@ -406,18 +469,26 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
             raise ValueError(f"discs: seat {p} is upgraded and has 12 discs, got {d}")
         if d == R.UPGRADED_DISCS:
             up.add(p)
-    for p in range(n):
+    for p in range(b.n):
         v.upgraded[p] = 1 if p in up else 0
         if not dice:
             v.discs[p] = R.UPGRADED_DISCS if p in up else R.BASE_DISCS
+
+
+def _set_wrecked(v, b, wrecked) -> None:
+    """The wrecked ships (1..4) of the seats given; ship 4 only once upgraded."""
     for p, ships_ in b.per_seat(wrecked, "wrecked").items():
         v.wrecked[p] = 0
         for k in ships_:
             k = _int(k, f"wrecked: seat {p}", 1, 4)
-            if k == 4 and p not in up:
+            if k == 4 and not v.upgraded[p]:
                 raise ValueError(f"wrecked: seat {p}: ship 4 is not in service before the "
                                  "upgrade (VA12)")
             v.wrecked[p, k - 1] = 1
+
+
+def _set_cubes(v, b, cubes) -> None:
+    """The goods the seats given carry, one cube per good (V24), taken from the stock."""
     for p, goods in b.per_seat(cubes, "cubes").items():
         if isinstance(goods, str) or not isinstance(goods, (list, tuple, set)):
             raise ValueError(f"cubes: seat {p}: expected a list of goods, got {goods!r}")
@@ -430,6 +501,10 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
         for g in gs:
             v.cubes[p, g] = 1
             v.stock[g] -= 1
+
+
+def _check_cubes_on_ships(v, n) -> None:
+    """Every cube rides its good's ship, in service and not wrecked."""
     for p in range(n):
         for g in np.flatnonzero(v.cubes[p]):
             ship = R.ship_of(int(g))
@@ -439,8 +514,19 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
             if v.wrecked[p, ship]:
                 raise ValueError(f"cubes: seat {p} carries {GOODS[g]}, but ship {ship + 1} is "
                                  "wrecked (its goods are lost, V21)")
-    for p, h in b.per_seat(ships, "ships").items():
-        v.ship[p] = b.hex(h, f"ships: seat {p}")
+
+
+# ------------------------------------------------------------ auction, spent discs, scores
+
+
+def _set_auction(v, b, bids, spent, order, pos_active, bidding, dice) -> None:
+    """The bids of the round's auction, and what each seat has spent since."""
+    _set_bids(v, b, bids, bidding)
+    _set_spent(v, b, spent, order, pos_active, bidding, dice)
+
+
+def _set_bids(v, b, bids, bidding) -> None:
+    """The bids made; the highest positive bid leads a raised auction."""
     bid_of = {p: _int(x, f"bids: seat {p}", 0, R.UPGRADED_DISCS)
               for p, x in b.per_seat(bids, "bids").items()}
     positive = [x for x in bid_of.values() if x > 0]
@@ -454,7 +540,11 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
         v.bid_high = max(positive)
         v.bid_leader = next(p for p, x in bid_of.items() if x == v.bid_high)
         v.bid_raised = 1
-        v.bid_passes = n - 1
+        v.bid_passes = b.n - 1
+
+
+def _set_spent(v, b, spent, order, pos_active, bidding, dice) -> None:
+    """What each seat has spent this round: by default its bid once its turn has begun."""
     spent_of = {p: _int(x, f"spent: seat {p}") for p, x in b.per_seat(spent, "spent").items()}
     for pos, p in enumerate(order):   # default: bids are spent until one's turn is over
         x = spent_of.get(p, v.bid[p] if pos >= pos_active and not bidding else 0)
@@ -462,19 +552,43 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
             unit = "movement points this turn" if dice else "discs"
             raise ValueError(f"spent: seat {p}: {x} not in 0..{v.discs[p]} (its {unit})")
         v.spent[p] = x
-    if bidding and v.spent[:n].any():
+    if bidding and v.spent[:b.n].any():
         raise ValueError(f"spent: {spent_of}: nothing is spent when an auction starts (V48)")
+
+
+def _set_scores(v, b, vp, tiles) -> None:
+    """The victory points and monastery tiles of the seats given."""
     for p, x in b.per_seat(vp, "vp").items():
         v.vp[p] = _int(x, f"vp: seat {p}", 0)
     _set_tiles(v, b, tiles)
-    if not dice:
-        _deal_targets(v, b, targets)
-    if discovered is not None:
-        if not isinstance(discovered, dict):
-            raise ValueError(f"discovered: expected a dict {{port: seat}}, got {discovered!r}")
-        for name, p in discovered.items():
-            port = b.port(name, "discovered")
-            v.discovered[port] = -1 if p is None else b.seat(p, f"discovered: {name}")
+
+
+# ------------------------------------------------------------ map state
+
+
+def _set_discovered(v, b, discovered) -> None:
+    """{port: seat or None}: who discovered the ports given."""
+    if discovered is None:
+        return
+    if not isinstance(discovered, dict):
+        raise ValueError(f"discovered: expected a dict {{port: seat}}, got {discovered!r}")
+    for name, p in discovered.items():
+        port = b.port(name, "discovered")
+        v.discovered[port] = -1 if p is None else b.seat(p, f"discovered: {name}")
+
+
+def _set_docked_and_attacked(v, b, docked, attacked, order, pos_active, bidding,
+                             black_ship) -> None:
+    """The seats docked in Lisbon this round, and those the Black Ship attacked."""
+    docked_ = _read_docked(v, b, docked, order, pos_active, bidding)
+    attacked_ = _read_attacked(b, attacked, bidding, black_ship)
+    for p in range(b.n):
+        v.docked[p] = 1 if p in docked_ else 0
+        v.attacked[p] = 1 if p in attacked_ else 0
+
+
+def _read_docked(v, b, docked, order, pos_active, bidding) -> set:
+    """Docked seats: in Lisbon, their turn over this round (V47)."""
     docked_ = b.seats(docked, "docked")
     for p in docked_:
         if v.ship[p] != b.map.lisbon:
@@ -483,6 +597,11 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
         if bidding or order.index(p) >= pos_active:
             raise ValueError(f"docked: seat {p} cannot have docked yet this round (a docked "
                              "ship's turn is over, V47)")
+    return docked_
+
+
+def _read_attacked(b, attacked, bidding, black_ship) -> set:
+    """Attacked seats: only with the Black Ship, and not when a round starts (V62)."""
     attacked_ = b.seats(attacked, "attacked")
     if attacked_ and not black_ship:
         raise ValueError(f"attacked: {sorted(attacked_)}: only the Black Ship attacks "
@@ -490,29 +609,40 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     if bidding and attacked_:
         raise ValueError(f"attacked: {sorted(attacked_)}: the attacks are reset when a "
                          "round starts (V62)")
-    for p in range(n):
-        v.docked[p] = 1 if p in docked_ else 0
-        v.attacked[p] = 1 if p in attacked_ else 0
-    if black_hex is not None:
-        if not black_ship:
-            raise ValueError(f"black_hex: {black_hex!r} without the Black Ship "
-                             "(black_ship=True)")
-        h = b.hex(black_hex, "black_hex")
-        m = b.map
-        start = m.port_hex[m.port_name.index("Melaka")]
-        if m.hemisphere[h] != m.hemisphere[start]:
-            raise ValueError(f"black_hex: {black_hex!r} is across the hemisphere line from "
-                             "Melaka; the Black Ship never crosses it (V60)")
-        v.black_hex = h
-    if not dice:
-        _deal_cards(v, b, hands, discard, deck, deck_top)
-    if rng is not None:
-        x = _int(rng, "rng", 0, (1 << 64) - 1)
-        lo, hi = x & _M32, x >> 32
-        v.rng[0] = lo - (1 << 32) if lo >= 1 << 31 else lo
-        v.rng[1] = hi - (1 << 32) if hi >= 1 << 31 else hi
+    return attacked_
 
-    # ---- the decision
+
+def _set_black_hex(v, b, black_hex, black_ship) -> None:
+    """The Black Ship's space, on Melaka's side of the hemisphere line (V60)."""
+    if black_hex is None:
+        return
+    if not black_ship:
+        raise ValueError(f"black_hex: {black_hex!r} without the Black Ship "
+                         "(black_ship=True)")
+    h = b.hex(black_hex, "black_hex")
+    m = b.map
+    start = m.port_hex[m.port_name.index("Melaka")]
+    if m.hemisphere[h] != m.hemisphere[start]:
+        raise ValueError(f"black_hex: {black_hex!r} is across the hemisphere line from "
+                         "Melaka; the Black Ship never crosses it (V60)")
+    v.black_hex = h
+
+
+# ------------------------------------------------------------ generator and decision
+
+
+def _set_rng(v, rng) -> None:
+    """The 64-bit generator word, stored as two signed 32-bit halves (low first)."""
+    if rng is None:
+        return
+    x = _int(rng, "rng", 0, (1 << 64) - 1)
+    lo, hi = x & _M32, x >> 32
+    v.rng[0] = lo - (1 << 32) if lo >= 1 << 31 else lo
+    v.rng[1] = hi - (1 << 32) if hi >= 1 << 31 else hi
+
+
+def _set_decision(v, phase, active, pos_active, bidding) -> None:
+    """The phase and its decider; an auction starts from scratch at position 0."""
     v.phase = _PHASE_ID[phase]
     v.active = active
     v.decider = active
@@ -520,9 +650,6 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     if bidding:
         v.bid_high, v.bid_leader, v.bid_passes, v.bid_turn, v.bid_raised = 0, -1, 0, 0, 0
         v.bid[:] = 0
-    _check_phase(v, b, phase, active)
-    game.validate_state(s)
-    return s
 
 
 def _no_cards_with_dice(phase, **fields):
