@@ -41,6 +41,7 @@ from tradewinds import cli_args
 
 RESULTS = Path(__file__).parent / "results"
 PAIRINGS = ("heuristic-random", "mcts:400-heuristic")
+ISMCTS_TARGET = 2     # our random-rollout simulations/s over OpenSpiel's ISMCTSBot's
 
 
 # ------------------------------------------------------------------------------ speed
@@ -328,8 +329,10 @@ def markdown(result: dict, kind: str) -> str:
             lines.append(f"| {r['name']} | {v:,.0f} | {r.get('notes', '')} |" if v else
                          f"| {r['name']} | – | {r.get('notes', '')} |")
         if result.get("ratio_hansa_random_vs_openspiel"):
+            ratio = result["ratio_hansa_random_vs_openspiel"]
             lines.append(f"\nours (Hansa 2p, random rollouts) / OpenSpiel ISMCTSBot (hearts): "
-                         f"{result['ratio_hansa_random_vs_openspiel']:.2f}x")
+                         f"{ratio:.2f}x (target >= {ISMCTS_TARGET}x: "
+                         f"{'met' if ratio >= ISMCTS_TARGET else 'NOT met'})")
         return "\n".join(lines)
     lines = ["| game | players | agent | vs | games | win rate [95% CI] | fair | control "
              "| edge [95% CI] | truncated | s/game |",

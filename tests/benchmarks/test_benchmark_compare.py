@@ -29,3 +29,26 @@ def test_command_exit_codes(tmp_path):
     run = [sys.executable, "-m", "benchmarks.compare"]
     assert subprocess.run(run + [str(a), str(a)], cwd=ROOT, capture_output=True).returncode == 0
     assert subprocess.run(run + [str(a), str(b)], cwd=ROOT, capture_output=True).returncode == 1
+
+
+def test_guard_flags_a_ratio_that_lost_more_than_a_third_and_nothing_else():
+    from benchmarks.guard import drops
+
+    stored = {"ratios": {"hansa kernel / reference": 150.0, "hansa kernel / plain loop": 0.3,
+                         "gone": 1.0}}
+    fresh = {"ratios": {"hansa kernel / reference": 101.0, "hansa kernel / plain loop": 0.19,
+                        "new": 2.0}}
+    rows = {name: dropped for name, _, _, _, dropped in drops(stored, fresh)}
+    assert rows == {"hansa kernel / reference": False, "hansa kernel / plain loop": True}
+
+
+def test_guard_without_stored_ratios_says_so(tmp_path, monkeypatch):
+    from benchmarks import compare, guard
+
+    monkeypatch.setattr(guard, "measure", lambda: {"ratios": {"x": 1.0}})
+    missing = tmp_path / "guard.json"
+    assert compare.main(["--guard", str(missing)]) == 2
+    assert compare.main(["--guard", "--write", str(missing)]) == 0
+    assert compare.main(["--guard", str(missing)]) == 0
+    monkeypatch.setattr(guard, "measure", lambda: {"ratios": {"x": 0.5}})
+    assert compare.main(["--guard", str(missing)]) == 1
