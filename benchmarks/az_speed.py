@@ -3,11 +3,17 @@ one game and a batch of games side by side, for each game at 2 players; medians 
 `--repeats` searches from the opening positions of seeds 0.. .
 
     python -m benchmarks.az_speed [--net PATH ...] [--random --width 256] [--sims 200]
+    python -m benchmarks.az_speed --selfplay [--actors 2]   # + recorded positions/s
 
 Without --net the shipped 2-player nets are timed; --random times a random net of the
 given width instead (the cost of a forward pass depends on the sizes, not the values; the
 tree's shape does). The forward pass's share of the search time is estimated as one pass
 over the batch per simulation wave, timed alone on the same observations.
+
+``--selfplay`` also times `training.alphazero.selfplay` as training runs it (its default
+settings: 32 games side by side, playout-cap randomisation), recorded positions per
+second in this process (one core) and over ``--actors`` Ray actors (one core each), after
+one untimed call that compiles and starts the actors.
 """
 
 from __future__ import annotations
@@ -53,6 +59,23 @@ def forward_seconds(game, weights, games: int, repeats: int) -> float:
     return statistics.median(times)
 
 
+def selfplay_rate(game, weights, positions: int, actors: int) -> float:
+    """Recorded self-play positions per second: in this process (actors 0) or on Ray."""
+    from training.alphazero.selfplay import SelfPlay, SelfPlayConfig
+
+    config = SelfPlayConfig()
+    if actors:
+        from training.alphazero.actors import RayActors
+
+        sp = RayActors(game, 2, weights, config, actors)
+    else:
+        sp = SelfPlay(game, 2, weights, config)
+    sp.play(max(1, positions // 10), seed=10**6)          # compile, start the actors
+    t0 = time.perf_counter()
+    records = sp.play(positions, seed=0)
+    return len(records["obs"]) / (time.perf_counter() - t0)
+
+
 def _nets(args) -> list:
     if args.net:
         return [pvnet.load(path)[:2] for path in args.net]
@@ -71,6 +94,9 @@ def main(argv=None) -> int:
     p.add_argument("--sims", type=int, default=200)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--selfplay", action="store_true", help="also time self-play")
+    p.add_argument("--positions", type=int, default=2000, help="recorded positions timed")
+    p.add_argument("--actors", type=int, default=2, help="Ray actors of the self-play row")
     args = p.parse_args(argv)
     b = args.batch
     print(f"| game | net | 1 game sims/s | forward share | {b} games sims/s | forward share |")
@@ -85,6 +111,15 @@ def main(argv=None) -> int:
             cells += [f"{sims_per_s:,.0f}", f"{share:.0%}"]
         print(f"| {config.game} | {config.hidden}x{config.blocks + 1} | " + " | ".join(cells)
               + " |")
+    if args.selfplay:
+        print(f"\n| game | net | self-play positions/s, 1 process | {args.actors} Ray actors |")
+        print("|---|---|---:|---:|")
+        for weights, config in _nets(args):
+            game = registry.game(config.game)
+            one = selfplay_rate(game, weights, args.positions, 0)
+            many = selfplay_rate(game, weights, args.positions, args.actors)
+            print(f"| {config.game} | {config.hidden}x{config.blocks + 1} | {one:,.1f} | "
+                  f"{many:,.1f} |")
     return 0
 
 

@@ -1,11 +1,14 @@
 """Ship a rated net of a run as the game's default: ``agents/nets/<game>_<n>p.npz``.
 
     python -m training.alphazero.ship results/train/az_hansa_2p --iteration 0
+    python -m training.alphazero.ship RUN --iteration 36 --strength benchmarks/results/X.json
 
 copies ``nets/net_<iteration>.npz`` of the run (every rated net is kept there) with its
 rating row from ``log.csv`` and the run's settings added to the metadata, so the shipped
 file says how it was trained and how strong it measured. `az` and `net` without a path
-play the shipped nets.
+play the shipped nets. ``--strength`` takes the rating from a `benchmarks.agents strength`
+report instead (its ``az:`` and ``net:`` rows of that net against the heuristic, e.g. 400
+games where the run rated on 100).
 """
 
 from __future__ import annotations
@@ -20,8 +23,30 @@ from training.alphazero import loop
 RATING = ("net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic", "az_low", "az_high")
 
 
-def ship(run: Path, iteration: int, dest: Path | None = None) -> Path:
-    """Copy the run's rated net of `iteration` to the shipped place (or `dest`)."""
+def strength_rating(report: Path, net_file: str, players: int) -> dict:
+    """The rating fields of `net_file`'s az and net rows against the heuristic in a
+    strength report."""
+    import json
+
+    rows = {}
+    for r in json.loads(Path(report).read_text())["rows"]:
+        kind, _, path = r["agent"].partition(":")
+        if (kind in ("az", "net") and path == net_file and r["opponent"] == "heuristic"
+                and r["players"] == players):
+            rows[kind] = r
+    if set(rows) != {"az", "net"}:
+        raise ValueError(f"{report} has no az and net rows of {net_file} against the "
+                         f"heuristic at {players} players")
+    return {"games": min(r["games"] for r in rows.values()), "source": str(report),
+            **{f"{k}_vs_heuristic": rows[k]["win_rate"] for k in rows},
+            **{f"{k}_low": rows[k]["wilson95"][0] for k in rows},
+            **{f"{k}_high": rows[k]["wilson95"][1] for k in rows}}
+
+
+def ship(run: Path, iteration: int, dest: Path | None = None,
+         strength: Path | None = None) -> Path:
+    """Copy the run's rated net of `iteration` to the shipped place (or `dest`), rated as
+    the run rated it or as the `strength` report did."""
     run = Path(run)
     source = run / "nets" / f"net_{iteration:04d}.npz"
     if not source.is_file():
@@ -40,6 +65,13 @@ def ship(run: Path, iteration: int, dest: Path | None = None) -> Path:
                       "simulations": int(settings["rate_simulations"]),
                       **{k: round(float(rows[-1][k]), 4) for k in RATING}},
             "settings": settings}
+    if strength is not None:
+        from agents.az_search import SearchConfig
+
+        found = strength_rating(strength, str(source), config.num_players)
+        meta["rated"] = {"opponent": "heuristic", "games": found.pop("games"),
+                         "simulations": SearchConfig().simulations, "source": found.pop("source"),
+                         **{k: round(float(found[k]), 4) for k in RATING}}
     dest = Path(dest) if dest else az.shipped(config.game, config.num_players)
     dest.parent.mkdir(parents=True, exist_ok=True)
     return pvnet.save(dest, weights, config, meta)
@@ -51,9 +83,11 @@ def main(argv=None) -> int:
     ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out)")
     ap.add_argument("--iteration", type=int, required=True, help="which rated net")
     ap.add_argument("--dest", type=Path, default=None, help="default agents/nets/<game>_<n>p.npz")
+    ap.add_argument("--strength", type=Path, default=None,
+                    help="rate it by this benchmarks.agents strength report")
     args = ap.parse_args(argv)
     try:
-        path = ship(args.run, args.iteration, args.dest)
+        path = ship(args.run, args.iteration, args.dest, args.strength)
     except ValueError as e:
         ap.exit(2, f"error: {e}\n")
     print(f"shipped {path}")
