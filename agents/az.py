@@ -1,7 +1,8 @@
 """`az`, `az:<path>`, `net` and `net:<path>`: the policy-value nets as players.
 
 ``az`` searches with the net (`agents.az_search`): ``simulations`` per decision (default
-the search config's), or as many as ``time_budget`` seconds allow. ``net`` plays the raw
+the search config's; ``az:<N>`` names N with the shipped nets, as ``mcts:<N>`` does), or
+as many as ``time_budget`` seconds allow. ``net`` plays the raw
 policy, the arg-max of the masked logits, with no search. Without a path they load the
 net shipped for the game and the player count of the game in play
 (``agents/nets/<game>_<n>p.npz``, trained by the command in its metadata); with a path,
@@ -100,6 +101,11 @@ class AlphaZeroAgent:
         from tradewinds import registry
 
         self.game = registry.game(game)
+        self.name = "az" if spec is None else f"az:{spec}"
+        if spec is not None and spec.isdigit():     # az:<simulations>, the shipped nets
+            if simulations is not None:
+                raise ValueError(f"az:{spec} names the simulations; do not pass simulations=")
+            spec, simulations = None, int(spec)
         self.nets = _Nets(self.game, spec)
         config = az_search.SearchConfig()
         if simulations is not None:
@@ -110,7 +116,6 @@ class AlphaZeroAgent:
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
         self.config, self.time_budget = config, time_budget
-        self.name = "az" if spec is None else f"az:{spec}"
         self._searchers: dict[int, az_search.Searcher] = {}
 
     def _searcher(self, num_players: int) -> az_search.Searcher:

@@ -3,6 +3,7 @@
     python -m benchmarks.agents speed                  # simulations/s, decisions/s
     python -m benchmarks.agents strength --games 400   # win rates, seats rotated
     python -m benchmarks.agents departures             # how often search leaves the heuristic
+    python -m benchmarks.agents decision-time --agents az mcts:400   # seconds per decision
 
 *Speed* (one core, medians of timed repeats, same run): our SO-ISMCTS on Hansa 2-player
 positions with random and heuristic rollouts, against OpenSpiel's C++ ``ISMCTSBot`` on
@@ -22,6 +23,10 @@ interval. Results go to ``benchmarks/results/agents_*.json`` and ``.md``.
 with a choice, the search's action beside the heuristic's, counted by kind of action (the
 action name before ``:``). A search that seldom departs can only play like the heuristic,
 whatever its budget.
+
+*Decision time*: the seconds each named agent takes per decision on the same positions
+(decisions with a choice along heuristic self-play), median and mean, one core: what
+"at an equal time per decision" compares when two searches meet in *strength*.
 """
 
 from __future__ import annotations
@@ -310,7 +315,72 @@ def departures(args) -> dict:
     return {"rows": rows}
 
 
+# ---------------------------------------------------------------------- decision time
+
+
+def decision_positions(game, n: int, count: int, seed: int = 0, every: int = 4) -> list:
+    """`count` states of heuristic self-play where the seat to move has a choice, one
+    decision in `every`, from as many games as that takes."""
+    from agents import make_agent
+    from studies.arena import agent_action
+
+    heuristic = make_agent("heuristic", game=game.name)
+    out, seen, g = [], 0, 0
+    while len(out) < count:
+        state, rng = game.new_state(n, seed + g), np.random.default_rng([seed, g])
+        while len(out) < count and not (game.is_terminal(state) or game.is_truncated(state)):
+            if game.legal_mask(state).sum() > 1:
+                seen += 1
+                if seen % every == 0:
+                    out.append(state.copy())
+            game.step(state, agent_action(heuristic, game, state,
+                                          game.current_player(state), rng))
+        g += 1
+    return out
+
+
+def decision_time_row(game_name: str, n: int, names: list, count: int) -> dict:
+    """Seconds per decision of each agent in `names` on the same `count` positions (after
+    one untimed decision, which compiles and loads what the agent needs)."""
+    from agents import make_agent
+    from studies.arena import agent_action
+    from tradewinds import registry
+
+    game = registry.game(game_name)
+    states = decision_positions(game, n, count)
+    agents = {}
+    for name in names:
+        agent = make_agent(name, game=game_name)
+        agent_action(agent, game, states[0], game.current_player(states[0]),
+                     np.random.default_rng(0))
+        seconds = []
+        for i, s in enumerate(states):
+            t0 = time.perf_counter()
+            agent_action(agent, game, s, game.current_player(s), np.random.default_rng(i))
+            seconds.append(time.perf_counter() - t0)
+        agents[name] = {"median_s": float(np.median(seconds)), "mean_s": float(np.mean(seconds)),
+                        "p90_s": float(np.quantile(seconds, 0.9))}
+    return {"game": game_name, "players": n, "positions": len(states), "agents": agents}
+
+
+def decision_time(args) -> dict:
+    rows = []
+    for game_name in args.game:
+        for n in args.players:
+            rows.append(decision_time_row(game_name, n, args.agents, args.positions))
+            print(json.dumps(rows[-1]), flush=True)
+    return {"rows": rows}
+
+
 def markdown(result: dict, kind: str) -> str:
+    if kind == "decision-time":
+        lines = ["| game | players | agent | positions | median s/decision | mean | 90% |",
+                 "|---|---:|---|---:|---:|---:|---:|"]
+        for r in result["rows"]:
+            for name, t in r["agents"].items():
+                lines.append(f"| {r['game']} | {r['players']} | {name} | {r['positions']} | "
+                             f"{t['median_s']:.4f} | {t['mean_s']:.4f} | {t['p90_s']:.4f} |")
+        return "\n".join(lines)
     if kind == "departures":
         lines = ["| game | players | agent | games | decisions | departures | share | "
                  "heuristic vs itself | by kind (departed/decisions, heuristic vs itself) |",
@@ -377,14 +447,22 @@ def main(argv=None) -> int:
     p.add_argument("--game", nargs="+", type=cli_args.game_name, default=["hansa", "voyage"])
     p.add_argument("--games", type=int, default=4, help="heuristic self-play games per "
                    "game and player count")
+    p = sub.add_parser("decision-time", help="seconds per decision of named agents on the "
+                       "same positions")
+    p.add_argument("--agents", nargs="+", default=["az", "mcts:400"])
+    p.add_argument("--players", nargs="+", type=int, default=[2])
+    p.add_argument("--game", nargs="+", type=cli_args.game_name, default=["hansa"])
+    p.add_argument("--positions", type=cli_args.int_at_least(1), default=200,
+                   help="decisions timed per agent")
     for q in sub.choices.values():
         q.add_argument("--out", default=None, help="JSON output (default "
                        "benchmarks/results/agents_<kind>.json)")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    result = {"speed": speed, "strength": strength, "departures": departures}[args.kind](args)
+    result = {"speed": speed, "strength": strength, "departures": departures,
+              "decision-time": decision_time}[args.kind](args)
     result["seconds"] = time.perf_counter() - t0
-    out = Path(args.out or RESULTS / f"agents_{args.kind}.json")
+    out = Path(args.out or RESULTS / f"agents_{args.kind.replace('-', '_')}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     if args.kind == "strength" and out.exists():
         result["rows"] = merge_rows(json.loads(out.read_text()).get("rows", []),

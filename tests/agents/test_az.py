@@ -150,3 +150,15 @@ def test_shipped_nets_fit_their_games_and_say_how_they_were_made(path):
     assert path.stem == f"{config.game}_{config.num_players}p"
     assert (config.obs_size, config.num_actions) == (g.obs_size, g.num_actions)
     assert "--algo alphazero" in meta["command"] and meta["rated"]["games"] >= 200
+
+
+def test_az_with_a_number_searches_that_many_simulations_with_the_shipped_net():
+    """`az:<N>` is `az` with N simulations (as `mcts:<N>`); with simulations= too it is
+    refused, and any other spec is a net file."""
+    agent = agents.make_agent("az:37", game="hansa")
+    assert agent.name == "az:37" and agent.config.simulations == 37
+    assert agent.nets.path is None                        # the shipped nets
+    with pytest.raises(ValueError, match="names the simulations"):
+        agents.make_agent("az:37", game="hansa", simulations=5)
+    with pytest.raises(ValueError, match="no net file at no_such_net.npz"):
+        agents.make_agent("az:no_such_net.npz", game="hansa")

@@ -61,3 +61,22 @@ def test_the_edge_is_the_agents_credit_minus_the_controls_game_by_game(tmp_path)
                              str(tmp_path / "s.sqlite"), workers=1)
     assert row["win_rate"] == 0.0 and row["control"] > 0
     assert row["edge"] == -row["control"] and row["edge95"][0] < row["edge"]
+
+
+def test_decision_positions_are_choices_of_heuristic_play_and_time_every_agent(tmp_path):
+    """Every timed position is a live decision with more than one legal action, and each
+    named agent gets a row (the report compares searches at an equal time per decision)."""
+    from tradewinds import registry
+
+    game = registry.game("hansa")
+    states = bench.decision_positions(game, 2, 12, every=2)
+    assert len(states) == 12
+    assert all(not game.is_terminal(s) and game.legal_mask(s).sum() > 1 for s in states)
+    assert len({s.tobytes() for s in states}) == 12       # copies, not one state advanced
+    out = tmp_path / "t.json"
+    assert bench.main(["decision-time", "--agents", "heuristic", "mcts:8", "--positions",
+                       "3", "--out", str(out)]) == 0
+    row = json.loads(out.read_text())["rows"][0]
+    assert set(row["agents"]) == {"heuristic", "mcts:8"} and row["positions"] == 3
+    assert all(t["median_s"] > 0 for t in row["agents"].values())
+    assert "| hansa | 2 | mcts:8 | 3 |" in out.with_suffix(".md").read_text()
