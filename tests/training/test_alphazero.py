@@ -163,3 +163,27 @@ def test_a_run_trained_in_stages_records_and_ships_every_command(tmp_path):
     assert meta["command"] == f"{first} && {second}"
     _, _, meta = pvnet.load(ship.ship(tmp_path / "r", 0, tmp_path / "shipped0.npz"))
     assert meta["command"] == first
+
+
+def test_a_run_starts_from_a_given_net_and_buffer_instead_of_a_warm_start(tmp_path):
+    """--init NET --init-replay FILE: iteration 0 is that net (rated, kept in nets/), the
+    buffer holds that file's records, and no heuristic game is fitted."""
+    train(AlphaZeroConfig(**TINY, iterations=1, out=str(tmp_path / "a")))
+    source = tmp_path / "a" / "net.npz"
+    out = tmp_path / "b"
+    st = train(AlphaZeroConfig(**TINY, iterations=1, out=str(out), init=str(source),
+                               init_replay=str(tmp_path / "a" / "replay.npz")))
+    assert st["iteration"] == 1 and st["warm"]
+    first, _, _ = pvnet.load(out / "nets" / "net_0000.npz")
+    given, _, _ = pvnet.load(source)
+    assert all(np.array_equal(x, y) for x, y in zip(first, given, strict=True))
+    g = registry.game("hansa")
+    a = replay.ReplayBuffer.load(tmp_path / "a" / "replay.npz", 10**6, g.obs_size, g.num_actions)
+    b = replay.ReplayBuffer.load(out / "replay.npz", 10**6, g.obs_size, g.num_actions)
+    assert b.added == a.size + st["positions"]          # the given records, then self-play
+    assert "--init" in json.loads((out / "state.json").read_text())["commands"][0]["command"]
+    with pytest.raises(ValueError, match="pass --width 16 --blocks 1"):
+        train(AlphaZeroConfig(**{**TINY, "width": 32}, iterations=0, out=str(tmp_path / "c"),
+                              init=str(source)))
+    with pytest.raises(ValueError, match="--init-replay fills the buffer"):
+        AlphaZeroConfig(**TINY, init_replay="x.npz")

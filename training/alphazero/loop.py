@@ -7,7 +7,8 @@ A run is a sequence of iterations after an optional warm start:
 
 0. warm start (once): `warm_games` heuristic games (`warmstart`), fitted for
    `warm_epochs` epochs, so self-play begins near the heuristic instead of at random; a
-   sample of its positions fills the replay buffer, which self-play then replaces;
+   sample of its positions fills the replay buffer, which self-play then replaces; or,
+   with `init`, a given net (e.g. a distilled one) and `init_replay`'s records;
 1. self-play: `positions` searched positions from games of the current net
    (`selfplay.SelfPlay`, playout-cap randomisation, root noise), into the replay buffer;
 2. learning: `train_steps` Adam steps on batches from the buffer;
@@ -62,6 +63,10 @@ class AlphaZeroConfig:
     seed: int = option(0, type=int_at_least(0), help="seed")
     width: int = option(256, type=int_at_least(1), help="width of the net's hidden layers")
     blocks: int = option(2, type=int_at_least(0), help="residual hidden blocks")
+    init: str | None = option(None, help="start from this net file instead of a warm start "
+                              "(its width and blocks)", show="a warm start")
+    init_replay: str | None = option(None, help="with --init: a replay.npz to start the "
+                                     "buffer with", show="an empty buffer")
     warm_games: int = option(2000, type=int_at_least(0), help="heuristic games for the warm "
                              "start (0: none)")
     warm_epochs: int = option(4, type=int_at_least(1), help="epochs over the warm start")
@@ -100,6 +105,8 @@ class AlphaZeroConfig:
             raise ValueError(f"full_share must be in (0, 1], got {self.full_share!r}")
         if self.fast_simulations > self.simulations:
             raise ValueError("fast_simulations must not exceed simulations")
+        if self.init_replay is not None and self.init is None:
+            raise ValueError("--init-replay fills the buffer of a run started from --init NET")
         if self.out is None:
             self.out = f"results/train/az_{self.game}_{self.players}p"
         self.out = str(self.out)
@@ -249,6 +256,30 @@ class Run:
                  f"{check['value_loss']:.3f} (training {losses['value_loss']:.3f})")
         return check
 
+    def start_from_net(self) -> dict:
+        """Begin from the net file `init` (a distilled or another run's net) instead of a
+        warm start, with `init_replay`'s records in the buffer; its losses on them."""
+        from agents import pvnet
+        from training.alphazero.replay import FIELDS
+
+        c = self.config
+        weights, config, _ = pvnet.load(c.init)
+        if (config.game, config.num_players) != (c.game, c.players):
+            raise ValueError(f"--init {c.init} is a net for {config.game} at "
+                             f"{config.num_players} players, not {c.game} at {c.players}")
+        if (config.hidden, config.blocks) != (c.width, c.blocks):
+            raise ValueError(f"--init {c.init} is {config.hidden} wide with {config.blocks} "
+                             f"blocks: pass --width {config.hidden} --blocks {config.blocks}")
+        self.learner.net.load_weights(weights)
+        if c.init_replay is not None:
+            with np.load(c.init_replay) as data:
+                self.buffer.add({k: data[k] for k in FIELDS})
+        self.state["warm"] = True
+        if not self.buffer.size:
+            return {}
+        return self.learner.evaluate(self.buffer.sample(min(self.buffer.size, 20_000),
+                                                        self.gen))
+
     def iteration(self) -> dict:
         c, st = self.config, self.state
         t0 = time.perf_counter()
@@ -318,8 +349,8 @@ def train(config: AlphaZeroConfig, console=None) -> dict:
     started net is rated as iteration 0, so the curve starts where self-play starts."""
     run = Run(config, console)
     c, st = config, run.state
-    if c.warm_games and not st["warm"]:
-        check = run.warm_start()
+    if not st["warm"] and (c.init or c.warm_games):
+        check = run.start_from_net() if c.init else run.warm_start()
         run.checkpoint()
         run.log(_rated(run, {"iteration": 0, **_progress(st), **check}))
     from rich.progress import Progress

@@ -2,13 +2,15 @@
 
     python -m training.alphazero.ship results/train/az_hansa_2p --iteration 0
     python -m training.alphazero.ship RUN --iteration 36 --strength benchmarks/results/X.json
+    python -m training.alphazero.ship NET.npz --strength benchmarks/results/X.json
 
 copies ``nets/net_<iteration>.npz`` of the run (every rated net is kept there) with its
 rating row from ``log.csv`` and the run's settings added to the metadata, so the shipped
 file says how it was trained and how strong it measured. `az` and `net` without a path
 play the shipped nets. ``--strength`` takes the rating from a `benchmarks.agents strength`
 report instead (its ``az:`` and ``net:`` rows of that net against the heuristic, e.g. 400
-games where the run rated on 100).
+games where the run rated on 100). A net file that is not a run's (a distilled net,
+`training.alphazero.distill`) ships the same way, rated by ``--strength`` alone.
 """
 
 from __future__ import annotations
@@ -66,12 +68,27 @@ def ship(run: Path, iteration: int, dest: Path | None = None,
                       **{k: round(float(rows[-1][k]), 4) for k in RATING}},
             "settings": settings}
     if strength is not None:
-        from agents.az_search import SearchConfig
+        meta["rated"] = _rated(strength, source, config)
+    return _save(weights, config, meta, dest)
 
-        found = strength_rating(strength, str(source), config.num_players)
-        meta["rated"] = {"opponent": "heuristic", "games": found.pop("games"),
-                         "simulations": SearchConfig().simulations, "source": found.pop("source"),
-                         **{k: round(float(found[k]), 4) for k in RATING}}
+
+def ship_file(source: Path, strength: Path, dest: Path | None = None) -> Path:
+    """Ship the net file `source` (not a run's: a distilled net), rated by `strength`."""
+    weights, config, meta = pvnet.load(source)
+    meta = {**meta, "shipped_from": str(source), "rated": _rated(strength, source, config)}
+    return _save(weights, config, meta, dest)
+
+
+def _rated(strength: Path, source: Path, config: pvnet.NetConfig) -> dict:
+    from agents.az_search import SearchConfig
+
+    found = strength_rating(strength, str(source), config.num_players)
+    return {"opponent": "heuristic", "games": found.pop("games"),
+            "simulations": SearchConfig().simulations, "source": found.pop("source"),
+            **{k: round(float(found[k]), 4) for k in RATING}}
+
+
+def _save(weights, config: pvnet.NetConfig, meta: dict, dest: Path | None) -> Path:
     dest = Path(dest) if dest else az.shipped(config.game, config.num_players)
     dest.parent.mkdir(parents=True, exist_ok=True)
     return pvnet.save(dest, weights, config, meta)
@@ -80,14 +97,20 @@ def ship(run: Path, iteration: int, dest: Path | None = None,
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out)")
-    ap.add_argument("--iteration", type=int, required=True, help="which rated net")
+    ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out), or a "
+                    "net file rated by --strength")
+    ap.add_argument("--iteration", type=int, default=None, help="which rated net of the run")
     ap.add_argument("--dest", type=Path, default=None, help="default agents/nets/<game>_<n>p.npz")
     ap.add_argument("--strength", type=Path, default=None,
                     help="rate it by this benchmarks.agents strength report")
     args = ap.parse_args(argv)
+    if args.run.is_file() and args.strength is None:
+        ap.exit(2, f"error: a net file ({args.run}) ships rated by --strength REPORT\n")
+    if not args.run.is_file() and args.iteration is None:
+        ap.exit(2, f"error: {args.run} is a run directory: say which net with --iteration\n")
     try:
-        path = ship(args.run, args.iteration, args.dest, args.strength)
+        path = (ship_file(args.run, args.strength, args.dest) if args.run.is_file()
+                else ship(args.run, args.iteration, args.dest, args.strength))
     except ValueError as e:
         ap.exit(2, f"error: {e}\n")
     print(f"shipped {path}")
