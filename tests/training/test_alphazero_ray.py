@@ -27,9 +27,11 @@ def local_ray():
 def test_ray_actors_record_what_their_shares_give_in_one_process(local_ray):
     g = registry.game("hansa")
     weights = pvnet.random_weights(pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1))
+    # in this process first: a fresh clone's actors then load the compiled search from
+    # numba's cache instead of compiling it twice side by side
+    want, played = actors.play_share("hansa", 2, CONFIG, weights, 40, 7, 2)
     pool = actors.RayActors(g, 2, weights, CONFIG, actors=2)
     got = pool.play(40, seed=7)
-    want, played = actors.play_share("hansa", 2, CONFIG, weights, 40, 7, 2)
     assert pool.last_played == played and pool.games_finished == sum(played)
     for k in want:
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
@@ -47,6 +49,9 @@ def test_cli_trains_alphazero_on_ray_actors(tmp_path, capsys, local_ray):
     from agents import pvnet as pv
     from tradewinds_cli.main import main
 
+    g = registry.game("hansa")
+    tiny = pvnet.random_weights(pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 8, 0))
+    actors.play_share("hansa", 2, CONFIG, tiny, 4, 0, 1)    # compiled once, here (above)
     out = tmp_path / "run"
     argv = ["train", "hansa", "--algo", "alphazero", "--backend", "ray", "--actors", "2",
             "--iterations", "1", "--out", str(out), "--warm-games", "4", "--warm-epochs", "1",
