@@ -182,6 +182,10 @@ def test_a_run_starts_from_a_given_net_and_buffer_instead_of_a_warm_start(tmp_pa
     b = replay.ReplayBuffer.load(out / "replay.npz", 10**6, g.obs_size, g.num_actions)
     assert b.added == a.size + st["positions"]          # the given records, then self-play
     assert "--init" in json.loads((out / "state.json").read_text())["commands"][0]["command"]
+    _, _, before = pvnet.load(source)
+    _, _, meta = pvnet.load(ship.ship(out, 1, tmp_path / "shipped.npz"))
+    assert meta["command"].startswith(before["command"] + " && ")     # the chain, in turn
+    assert meta["command"].endswith(f"--out {out}")
     with pytest.raises(ValueError, match="pass --width 16 --blocks 1"):
         train(AlphaZeroConfig(**{**TINY, "width": 32}, iterations=0, out=str(tmp_path / "c"),
                               init=str(source)))

@@ -61,6 +61,9 @@ def ship(run: Path, iteration: int, dest: Path | None = None,
     settings = ck.read_json(run / "config.json")
     command = (loop.commands_until(ck.read_json(run / "state.json"), iteration)
                or loop.command_line(loop.AlphaZeroConfig(**settings)))
+    if settings.get("init") and Path(settings["init"]).is_file():   # what made its start
+        before = pvnet.load(settings["init"])[2].get("command")
+        command = f"{before} && {command}" if before else command
     meta = {**meta, "command": command,
             "shipped_from": f"{run.name} iteration {iteration}",
             "rated": {"opponent": "heuristic", "games": int(settings["rate_games"]),
