@@ -75,6 +75,7 @@ class Forest:
         self.mover = np.zeros((g, m), dtype=np.int64)
         self.netval = np.zeros((g, m, pvnet.MAX_SEATS), dtype=np.float32)
         self.size = np.ones(g, dtype=np.int64)
+        self.rootsum = np.zeros((g, pvnet.MAX_SEATS), dtype=np.float64)   # seat values
         # scratch for one wave
         self.states = np.zeros((g, state_size), dtype=np.int32)
         self.obs = np.zeros((g, obs_size), dtype=np.float32)
@@ -95,6 +96,7 @@ class Forest:
 
     def reset(self) -> None:
         _reset(*self.arrays())
+        self.rootsum[:] = 0.0
 
 
 @njit(cache=True)
@@ -175,8 +177,12 @@ def _descend(aux, s, g, forest_arrays, path, buf, words, legal, c, fpu_reduction
 
 
 @njit(cache=True)
-def _backup(visits, value, mover, g, path, depth, ret):
+def _backup(visits, value, mover, rootsum, g, path, depth, ret):
+    """Add one simulation's seat values `ret` along its path: each node for the seat that
+    moved into it, the root for every seat (its Q, the blend target of self-play)."""
     visits[g, 0] += 1
+    for p in range(ret.shape[0]):
+        rootsum[g, p] += ret[p]
     for i in range(1, depth + 1):
         n = path[i]
         visits[g, n] += 1
@@ -197,7 +203,7 @@ def _expand(prior, expanded, netval, g, node, logits, value_logits, mask, n, obs
 
 @njit(cache=True)
 def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, forest_arrays,
-             states, obs, masks, paths):
+             rootsum, states, obs, masks, paths):
     """Run `waves` waves over every game g whose root visits are below sims[g]: each takes
     one simulation of tree g from a fresh determinization of roots[g] for players[g]
     (keys[g]: its generator) to a leaf; the leaves that need the net go through one
@@ -229,7 +235,7 @@ def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, forest
             done += 1
             if over:
                 jit.returns(aux, s, ret)
-                _backup(visits, value, mover, g, paths[g], d, ret)
+                _backup(visits, value, mover, rootsum, g, paths[g], d, ret)
                 continue
             p = jit.current_player(aux, s)
             jit.observe(aux, s, p, obs[m])
@@ -245,7 +251,7 @@ def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, forest
             g = pending[i]
             _expand(prior, expanded, netval, g, leaf[i], logits[i], value_logits[i],
                     masks[i, :num_actions], roots[g, 0], observer[i], ret)
-            _backup(visits, value, mover, g, paths[g], depth[i], ret)
+            _backup(visits, value, mover, rootsum, g, paths[g], depth[i], ret)
     return done
 
 
@@ -258,9 +264,9 @@ def _all_done(visits, sims):
 
 
 @njit(cache=True)
-def expand_roots(aux, w, roots, players, forest_arrays, obs, masks):
+def expand_roots(aux, w, roots, players, forest_arrays, rootsum, obs, masks):
     """Evaluate every root (its searcher's own observation and legal actions) in one
-    forward pass and expand it; its visit count starts at 1."""
+    forward pass and expand it; its visit count starts at 1, its value sum at the net's."""
     children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
     games = roots.shape[0]
     num_actions = children.shape[2]
@@ -275,6 +281,8 @@ def expand_roots(aux, w, roots, players, forest_arrays, obs, masks):
         _expand(prior, expanded, netval, g, 0, logits[g], value_logits[g],
                 masks[g, :num_actions], roots[g, 0], players[g], ret)
         visits[g, 0] = 1
+        for p in range(ret.shape[0]):
+            rootsum[g, p] = ret[p]
 
 
 @njit(cache=True)
@@ -322,25 +330,33 @@ class Searcher:
         f.reset()
         arrays = tuple(a[:games] for a in f.arrays())
         aux = self.game.aux
-        expand_roots(aux, self.weights, roots, players, arrays, f.obs, f.masks)
+        rootsum = f.rootsum[:games]
+        expand_roots(aux, self.weights, roots, players, arrays, rootsum, f.obs, f.masks)
         if noise is not None and cfg.noise_fraction > 0:
             self._add_noise(games, noise)
         waves = int(sims.max())
         if time_budget is None:
             simulate(aux, self.weights, roots, players, keys, sims, waves, cfg.c,
-                     cfg.fpu_reduction, arrays, f.states, f.obs, f.masks, f.paths)
+                     cfg.fpu_reduction, arrays, rootsum, f.states, f.obs, f.masks, f.paths)
         else:
             deadline = time.perf_counter() + time_budget
             done = 0
             while done < waves and (done == 0 or time.perf_counter() < deadline):
                 step = min(self.CHUNK, waves - done)
                 simulate(aux, self.weights, roots, players, keys, sims, step, cfg.c,
-                         cfg.fpu_reduction, arrays, f.states, f.obs, f.masks, f.paths)
+                         cfg.fpu_reduction, arrays, rootsum, f.states, f.obs, f.masks,
+                         f.paths)
                 done += step
         out = np.zeros((games, self.game.num_actions), dtype=np.int64)
         for g in range(games):
             root_visits(f.children, f.visits, g, out[g])
         return out
+
+    def root_values(self, games: int) -> np.ndarray:
+        """The last search's root value of every seat (absolute seats), [games, MAX_SEATS]:
+        the mean over its simulations and the root's own evaluation."""
+        f = self.forest
+        return f.rootsum[:games] / f.visits[:games, :1]
 
     def _add_noise(self, games: int, gen: np.random.Generator) -> None:
         cfg, f = self.config, self.forest

@@ -162,3 +162,27 @@ def test_az_with_a_number_searches_that_many_simulations_with_the_shipped_net():
         agents.make_agent("az:37", game="hansa", simulations=5)
     with pytest.raises(ValueError, match="no net file at no_such_net.npz"):
         agents.make_agent("az:no_such_net.npz", game="hansa")
+
+
+@pytest.mark.parametrize("game", ["hansa", "voyage"])
+def test_root_values_are_the_mean_seat_values_of_the_roots_simulations(game):
+    """Every simulation passes through one root child, whose value holds the root
+    player's entry: so the root's value sum less its own evaluation is its children's
+    sum, and each seat-value vector sums to 1, the visits in all."""
+    g = registry.game(game)
+    config = small_config(game)
+    w = pvnet.random_weights(config, seed=6)
+    roots = [g.new_state(2, s) for s in (3, 4)]
+    searcher = az_search.Searcher(g, w, 2, az_search.SearchConfig(simulations=50))
+    players = np.array([g.current_player(r) for r in roots], np.int64)
+    searcher.run(np.stack(roots), players, np.arange(4, dtype=np.int32).reshape(2, 2))
+    q = searcher.root_values(2)
+    f = searcher.forest
+    for i in range(2):
+        n = f.visits[i, 0]
+        np.testing.assert_allclose(q[i].sum(), 1.0, atol=1e-9)
+        kids = f.children[i, 0][f.children[i, 0] >= 0]
+        own = float(f.netval[i, 0, players[i]])
+        np.testing.assert_allclose(q[i, players[i]] * n - own, f.value[i, kids].sum(), atol=1e-6)
+        assert f.visits[i, kids].sum() == n - 1
+        assert 0 < q[i, players[i]] < 1

@@ -55,6 +55,28 @@ def test_selfplay_records_visit_distributions_on_legal_actions():
     np.testing.assert_allclose(rec["value"][:, :2].sum(1), 1.0, atol=1e-6)
 
 
+def test_value_blend_mixes_the_outcome_with_the_root_value_and_nothing_else():
+    """The same seeds give the same games whatever the blend: only the value targets
+    move, and the half blend is exactly the mean of the outcome and the root value."""
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
+    w = pvnet.random_weights(config, 1)
+    got = {}
+    for b in (0.0, 0.5, 1.0):
+        sp = selfplay.SelfPlay(g, 2, w, selfplay.SelfPlayConfig(
+            games=3, simulations=6, fast_simulations=2, value_blend=b))
+        got[b] = sp.play(20, seed=1)
+    for k in ("obs", "mask", "policy"):
+        np.testing.assert_array_equal(got[0.0][k], got[1.0][k])
+    z, q = got[0.0]["value"], got[1.0]["value"]
+    assert set(np.unique(z[:, :2])) <= {0.0, 0.5, 1.0}          # outcomes
+    assert not np.isin(q[:, :2], [0.0, 0.5, 1.0]).all()         # search values
+    np.testing.assert_allclose(q[:, :2].sum(1), 1.0, atol=1e-6)
+    np.testing.assert_allclose(got[0.5]["value"], (z + q) / 2, atol=1e-6)
+    with pytest.raises(ValueError, match="value_blend must be in"):
+        selfplay.SelfPlayConfig(value_blend=1.5).check()
+
+
 def test_replay_buffer_keeps_the_newest_and_round_trips(tmp_path):
     buf = replay.ReplayBuffer(5, 3, 2)
     rec = selfplay.empty_records(3, 2, 7)

@@ -79,6 +79,8 @@ class AlphaZeroConfig:
     fast_simulations: int = option(25, type=int_at_least(1), help="simulations of a quick "
                                    "(unrecorded) search")
     full_share: float = option(0.25, type=float, help="share of decisions searched fully")
+    value_blend: float = option(0.0, type=float, help="value target: this share of the "
+                                "search's root value, the rest the game's outcome")
     train_steps: int = option(400, type=int_at_least(1), help="learner steps per iteration")
     learner_batch: int = option(256, type=int_at_least(1), help="learner batch size")
     lr: float = option(1e-3, type=float, help="learning rate (AdamW)")
@@ -105,6 +107,8 @@ class AlphaZeroConfig:
             raise ValueError(f"full_share must be in (0, 1], got {self.full_share!r}")
         if self.fast_simulations > self.simulations:
             raise ValueError("fast_simulations must not exceed simulations")
+        if not 0.0 <= self.value_blend <= 1.0:
+            raise ValueError(f"value_blend must be in [0, 1], got {self.value_blend!r}")
         if self.init_replay is not None and self.init is None:
             raise ValueError("--init-replay fills the buffer of a run started from --init NET")
         if self.out is None:
@@ -223,7 +227,7 @@ class Run:
         if self._selfplay is None:
             config = SelfPlayConfig(games=c.games, simulations=c.simulations,
                                     fast_simulations=c.fast_simulations,
-                                    full_share=c.full_share)
+                                    full_share=c.full_share, value_blend=c.value_blend)
             if c.actors:
                 from training.alphazero.actors import RayActors
 

@@ -11,7 +11,9 @@ the full search and is recorded; the others get a quick search (`fast_simulation
 are not, so more games are finished per simulation spent. Forced decisions (one legal
 action) are neither searched nor recorded. The first `sample_moves` decisions of a game
 are sampled from the visit counts, the rest take the most visited action; the roots
-get Dirichlet noise.
+get Dirichlet noise. With `value_blend` b > 0 a record's value target is (1 - b) times
+the game's outcome plus b times the search's root value (Q/z blending): a target with
+less of one game's luck, for a buffer that holds few games.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class SelfPlayConfig:
     fast_simulations: int = 25      # quick search (not recorded)
     full_share: float = 0.25        # decisions with the full search
     sample_moves: int = 30          # decisions per game sampled from the visit counts
+    value_blend: float = 0.0        # value target: (1 - b) * outcome + b * root Q
 
     def check(self) -> None:
         for name in ("games", "simulations", "fast_simulations"):
@@ -40,6 +43,8 @@ class SelfPlayConfig:
             raise ValueError(f"full_share must be in (0, 1], got {self.full_share!r}")
         if self.fast_simulations > self.simulations:
             raise ValueError("fast_simulations must not exceed simulations")
+        if not 0.0 <= self.value_blend <= 1.0:
+            raise ValueError(f"value_blend must be in [0, 1], got {self.value_blend!r}")
 
 
 def empty_records(obs_size: int, num_actions: int, n: int = 0) -> dict:
@@ -100,11 +105,13 @@ class SelfPlay:
                 visits = self.searcher.run(states[idx], np.array(players, np.int64),
                                            live_keys, sims, noise=gen)
                 keys[idx] = live_keys     # advanced by the search
+                q = self.searcher.root_values(len(live))
                 for i, g in enumerate(live):
                     v = visits[i].astype(np.float64)
                     if full[i]:
                         obs = G.observe(states[g], players[i])
-                        pending[g].append((obs, masks[i], v / v.sum(), players[i]))
+                        pending[g].append((obs, masks[i], v / v.sum(), players[i],
+                                           q[i].copy()))
                     if moves[g] < cfg.sample_moves:
                         a = int(gen.choice(v.size, p=v / v.sum()))
                     else:
@@ -127,9 +134,9 @@ class SelfPlay:
         self.decisions += 1
 
     def _records(self, done) -> dict:
-        G, n = self.game, self.num_players
-        rows = [(obs, mask, pol, _relative(ret, p, n)) for ret, recs in done
-                for obs, mask, pol, p in recs]
+        G, n, b = self.game, self.num_players, self.config.value_blend
+        rows = [(obs, mask, pol, (1 - b) * _relative(ret, p, n) + b * _relative(q, p, n))
+                for ret, recs in done for obs, mask, pol, p, q in recs]
         out = empty_records(G.obs_size, G.num_actions, len(rows))
         for i, (obs, mask, pol, val) in enumerate(rows):
             out["obs"][i], out["mask"][i], out["policy"][i], out["value"][i] = obs, mask, pol, val
