@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import inspect
 import time
+from typing import NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -94,27 +95,225 @@ R_WAITING, R_FAILED, R_STARTED, R_BAD_ACTION = 0, 1, 2, 3
 MAX_IDLE_POLICIES = 32
 
 
+class Rows(NamedTuple):
+    """Each row's game as the numba loop keeps it between calls: the state, its status
+    (IDLE, ACT, ...), the action to apply (the learner's, or a predictor's reply), the
+    learner's seat, the opponents' codes and key, the margins last paid (score rewards),
+    the episode's length and return so far, whether a game began since Python last
+    looked (`fresh`), and scratch space for the opponents (`scratch`, `seen`) and the
+    rewards (`pay`, one entry per seat, shared by the rows)."""
+    states: np.ndarray
+    status: np.ndarray
+    acts: np.ndarray
+    seats: np.ndarray
+    codes: np.ndarray
+    keys: np.ndarray
+    last: np.ndarray
+    ep_len: np.ndarray
+    ep_ret: np.ndarray
+    fresh: np.ndarray
+    scratch: np.ndarray
+    seen: np.ndarray
+    pay: np.ndarray
+
+
+class Outputs(NamedTuple):
+    """What Python reads after a `run` call: the learner's observations and masks, the
+    observation, mask and code of a seat waiting on a predictor, the step's rewards,
+    dones and illegal-action losses, each finished game's last observation, state, VP,
+    win shares, length and return, and the `report` (R_* counters)."""
+    obs: np.ndarray
+    masks: np.ndarray
+    opp_obs: np.ndarray
+    opp_masks: np.ndarray
+    wait_code: np.ndarray
+    rew: np.ndarray
+    done: np.ndarray
+    illegal: np.ndarray
+    term_obs: np.ndarray
+    final_states: np.ndarray
+    done_len: np.ndarray
+    done_ret: np.ndarray
+    final_vp: np.ndarray
+    final_ret: np.ndarray
+    report: np.ndarray
+
+
+class Setup(NamedTuple):
+    """How games are set up and paid: the player count, the game options, the reward
+    mode, and each row's next game pre-drawn by Python (seed, learner seat, opponents)."""
+    num_players: int
+    opts: np.ndarray
+    mode: int
+    next_seeds: np.ndarray
+    next_seats: np.ndarray
+    next_codes: np.ndarray
+
+
 @njit(cache=True)
-def _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds, next_seats,
-           next_codes, fresh, num_players, opts):
+def _begin(aux, i, rows, setup):
     """Row i starts the game pre-drawn for it (next_*: seed, seat, opponents); Python draws
     the following one."""
-    s = states[i]
-    jit.init(aux, s, num_players, next_seeds[i], opts)
-    seats[i] = next_seats[i]
-    codes[i, :] = next_codes[i]
-    ops.seed_key(next_seeds[i], keys[i])
-    rewards.margins(aux, s, last[i])
-    ep_len[i] = 0
-    ep_ret[i] = 0.0
-    fresh[i] = 1
+    s = rows.states[i]
+    jit.init(aux, s, setup.num_players, setup.next_seeds[i], setup.opts)
+    rows.seats[i] = setup.next_seats[i]
+    rows.codes[i, :] = setup.next_codes[i]
+    ops.seed_key(setup.next_seeds[i], rows.keys[i])
+    rewards.margins(aux, s, rows.last[i])
+    rows.ep_len[i] = 0
+    rows.ep_ret[i] = 0.0
+    rows.fresh[i] = 1
 
 
 @njit(cache=True)
-def run(aux, phase, actions, strict, states, status, acts, seats, codes, keys, last, mode,
-        num_players, opts, next_seeds, next_seats, next_codes, fresh, obs, masks, opp_obs,
-        opp_masks, wait_code, rew, done, illegal, term_obs, final_states, ep_len, ep_ret,
-        done_len, done_ret, final_vp, final_ret, scratch, seen, pay, report):
+def _bad_action(actions, strict, masks):
+    """1 + the first row whose learner action is out of range (or, with `strict`,
+    illegal), else 0. Every row is checked before any moves, so a raise leaves all games
+    as they were."""
+    for i in range(masks.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= masks.shape[1] or (strict and masks[i, a] == 0):
+            return i + 1
+    return 0
+
+
+@njit(cache=True)
+def _mark(phase, actions, rows, out):
+    """Each row's status for this pass: STEP, every row applies the learner's action;
+    RESET, every row begins a new game; RESUME, rows waiting on a predictor apply its
+    reply. A new step (not a resumed one) clears the rewards, dones and losses."""
+    for i in range(rows.states.shape[0]):
+        if phase == STEP:
+            rows.status[i] = ACT
+            rows.acts[i] = actions[i]
+        elif phase == RESET:
+            rows.status[i] = START
+        elif rows.status[i] == WAIT:
+            rows.status[i] = REPLY
+        if phase != RESUME:
+            out.rew[i] = 0.0
+            out.done[i] = 0
+            out.illegal[i] = 0
+
+
+@njit(cache=True)
+def _lose(aux, i, rows, out, setup):
+    """The learner of row i chose an illegal action: the game ends with reward -1 (as
+    `SingleAgentEnv` plays "lose") and a new one begins."""
+    out.rew[i] = -1.0
+    out.done[i] = 1
+    out.illegal[i] = 1
+    out.term_obs[i, :] = out.obs[i]
+    out.final_states[i, :] = rows.states[i]
+    out.done_len[i] = rows.ep_len[i] + 1
+    out.done_ret[i] = rows.ep_ret[i] - 1.0
+    _begin(aux, i, rows, setup)
+
+
+@njit(cache=True)
+def _apply(aux, i, rows, out, setup):
+    """Row i's own move of this pass, by its status: ACT applies the learner's action (an
+    illegal one loses), REPLY a predictor's reply (a refused one: FAILED), START begins a
+    new game. -1: the row does not play on (not its turn, or failed); 0: its game goes
+    on; 1: a new game began."""
+    st, s = rows.status[i], rows.states[i]
+    if st == ACT:
+        a = rows.acts[i]
+        if out.masks[i, a] == 0 or jit.step(aux, s, a) != 0:
+            _lose(aux, i, rows, out, setup)
+            return 1
+        rows.ep_len[i] += 1
+        return 0
+    if st == REPLY:
+        a = rows.acts[i]
+        if a < 0 or a >= out.masks.shape[1] or jit.step(aux, s, a) != 0:
+            rows.status[i] = FAILED
+            out.report[R_FAILED] += 1
+            return -1
+        return 0
+    if st == START:
+        _begin(aux, i, rows, setup)
+        return 1
+    return -1
+
+
+@njit(cache=True)
+def _finish(aux, i, rows, out, setup):
+    """Row i's game is over: pay the learner's final reward, record the game (last
+    observation and state, VP, win shares, length, return) and begin the next one."""
+    s, seat = rows.states[i], rows.seats[i]
+    rewards.pay(aux, s, setup.mode, rows.last[i], rows.pay)
+    out.rew[i] += rows.pay[seat]
+    out.done[i] = 1
+    jit.observe(aux, s, seat, out.term_obs[i])
+    out.final_states[i, :] = s
+    jit.scores(aux, s, out.final_vp[i])
+    jit.returns(aux, s, out.final_ret[i])
+    out.done_len[i] = rows.ep_len[i]
+    out.done_ret[i] = rows.ep_ret[i] + out.rew[i]
+    _begin(aux, i, rows, setup)
+
+
+@njit(cache=True)
+def _to_learner(aux, i, began, rows, out, mode):
+    """Row i waits on the learner (IDLE): pay the step's score reward (none on a game's
+    first observation), write the learner's observation and mask."""
+    s, seat = rows.states[i], rows.seats[i]
+    if not began and mode == rewards.SCORE:
+        rewards.pay(aux, s, mode, rows.last[i], rows.pay)
+        out.rew[i] += rows.pay[seat]
+        rows.ep_ret[i] += rows.pay[seat]
+    jit.observe(aux, s, seat, out.obs[i])
+    jit.legal_mask(aux, s, out.masks[i])
+    rows.status[i] = IDLE
+
+
+@njit(cache=True)
+def _to_predictor(aux, i, rows, out):
+    """Row i waits on a predictor (WAIT): write the deciding seat's observation, mask and
+    opponent code for Python's batched forward pass."""
+    s, seat = rows.states[i], rows.seats[i]
+    p = jit.current_player(aux, s)
+    out.wait_code[i] = rows.codes[i, p - 1] if p > seat else rows.codes[i, p]
+    jit.observe(aux, s, p, out.opp_obs[i])
+    jit.legal_mask(aux, s, out.opp_masks[i])
+    rows.status[i] = WAIT
+    out.report[R_WAITING] += 1
+
+
+@njit(cache=True)
+def _play_opponents(aux, i, began, rows, out, setup):
+    """Row i's RANDOM/HEURISTIC opponents play until it waits on the learner or on a
+    predictor, or fails; a game that ends on the way is scored and restarted (`began`:
+    a game began in this pass; one that ends before the learner's first decision is
+    EMPTY)."""
+    s = rows.states[i]
+    while True:
+        r = ops.advance(aux, s, rows.seats[i], rows.codes[i], rows.keys[i], rows.scratch[i],
+                        rows.seen[i])
+        if r == ops.FINISHED:
+            if began:
+                rows.status[i] = EMPTY
+                out.report[R_FAILED] += 1
+                break
+            _finish(aux, i, rows, out, setup)
+            began = True
+        elif r == ops.LEARNER:
+            _to_learner(aux, i, began, rows, out, setup.mode)
+            break
+        elif r == ops.WAITING:
+            _to_predictor(aux, i, rows, out)
+            break
+        else:
+            rows.status[i] = FAILED
+            out.report[R_FAILED] += 1
+            break
+    if began:
+        out.report[R_STARTED] += 1
+
+
+@njit(cache=True)
+def run(aux, phase, actions, strict, rows, out, setup):
     """One pass over the rows. `phase` STEP: every row applies the learner's action
     actions[i] (first checked for every row: an id out of range, or with `strict` an
     illegal one, sets report[R_BAD_ACTION] = 1 + row and nothing moves); RESUME: rows
@@ -126,101 +325,17 @@ def run(aux, phase, actions, strict, states, status, acts, seats, codes, keys, l
     decision). A game that ends is scored (rew, done, term_obs, final_states, its VP and
     win shares in final_vp/final_ret, done_len/done_ret) and restarted in place. report:
     rows waiting, failed, started."""
-    n_rows, num_actions = states.shape[0], masks.shape[1]
-    report[:] = 0
+    out.report[:] = 0
     if phase == STEP:
-        for i in range(n_rows):
-            a = actions[i]
-            if a < 0 or a >= num_actions or (strict and masks[i, a] == 0):
-                report[R_BAD_ACTION] = i + 1
-                return
-    for i in range(n_rows):
-        if phase == STEP:
-            status[i] = ACT
-            acts[i] = actions[i]
-        elif phase == RESET:
-            status[i] = START
-        elif status[i] == WAIT:
-            status[i] = REPLY
-        if phase != RESUME:
-            rew[i] = 0.0
-            done[i] = 0
-            illegal[i] = 0
-    for i in range(n_rows):
-        s = states[i]
-        st = status[i]
-        began = False
-        if st == ACT:
-            a = acts[i]
-            if masks[i, a] == 0 or jit.step(aux, s, a) != 0:   # lose by an illegal action
-                rew[i] = -1.0
-                done[i] = 1
-                illegal[i] = 1
-                term_obs[i, :] = obs[i]
-                final_states[i, :] = s
-                done_len[i] = ep_len[i] + 1
-                done_ret[i] = ep_ret[i] - 1.0
-                _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds,
-                       next_seats, next_codes, fresh, num_players, opts)
-                began = True
-            else:
-                ep_len[i] += 1
-        elif st == REPLY:
-            a = acts[i]
-            if a < 0 or a >= num_actions or jit.step(aux, s, a) != 0:
-                status[i] = FAILED
-                report[R_FAILED] += 1
-                continue
-        elif st == START:
-            _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds,
-                   next_seats, next_codes, fresh, num_players, opts)
-            began = True
-        else:
-            continue
-        seat = seats[i]
-        while True:
-            r = ops.advance(aux, s, seat, codes[i], keys[i], scratch[i], seen[i])
-            if r == ops.FINISHED:
-                if began:
-                    status[i] = EMPTY
-                    report[R_FAILED] += 1
-                    break
-                rewards.pay(aux, s, mode, last[i], pay)
-                rew[i] += pay[seat]
-                done[i] = 1
-                jit.observe(aux, s, seat, term_obs[i])
-                final_states[i, :] = s
-                jit.scores(aux, s, final_vp[i])
-                jit.returns(aux, s, final_ret[i])
-                done_len[i] = ep_len[i]
-                done_ret[i] = ep_ret[i] + rew[i]
-                _begin(aux, i, states, seats, codes, keys, last, ep_len, ep_ret, next_seeds,
-                       next_seats, next_codes, fresh, num_players, opts)
-                began = True
-                seat = seats[i]
-            elif r == ops.LEARNER:
-                if not began and mode == rewards.SCORE:
-                    rewards.pay(aux, s, mode, last[i], pay)
-                    rew[i] += pay[seat]
-                    ep_ret[i] += pay[seat]
-                jit.observe(aux, s, seat, obs[i])
-                jit.legal_mask(aux, s, masks[i])
-                status[i] = IDLE
-                break
-            elif r == ops.WAITING:
-                p = jit.current_player(aux, s)
-                wait_code[i] = codes[i, p - 1] if p > seat else codes[i, p]
-                jit.observe(aux, s, p, opp_obs[i])
-                jit.legal_mask(aux, s, opp_masks[i])
-                status[i] = WAIT
-                report[R_WAITING] += 1
-                break
-            else:
-                status[i] = FAILED
-                report[R_FAILED] += 1
-                break
-        if began:
-            report[R_STARTED] += 1
+        bad = _bad_action(actions, strict, out.masks)
+        if bad:
+            out.report[R_BAD_ACTION] = bad
+            return
+    _mark(phase, actions, rows, out)
+    for i in range(rows.states.shape[0]):
+        began = _apply(aux, i, rows, out, setup)
+        if began >= 0:
+            _play_opponents(aux, i, began == 1, rows, out, setup)
 
 
 class MaskRow(np.ndarray):
@@ -342,17 +457,24 @@ class BatchedVecEnv(VecEnv):
         self._with_masks: list = []
         self._started = False
         self._t0 = time.perf_counter()
-        self._args = (self.states, self._status, self._acts, self.seats, self._codes,
-                      self._keys, self._last, self._mode, self.num_players, self._opts,
-                      self._next_seeds, self._next_seats, self._next_codes, self._fresh,
-                      self._obs, self._masks,
-                      self._opp_obs, self._opp_masks, self._wait_code, self._rew, self._done,
-                      self._illegal, self._term_obs, self._final, self._ep_len, self._ep_ret,
-                      self._done_len, self._done_ret, self._final_vp, self._final_ret,
-                      self._scratch, self._seen, self._pay, self._report)
+        self._rows, self._out, self._setup = self._groups()
         self.set_opponents(opponents)
         if seed is not None:
             self.seed(int(seed))
+
+    def _groups(self) -> tuple[Rows, Outputs, Setup]:
+        """The numba loop's arrays, grouped once for every `run` call (a step adds no
+        Python work)."""
+        rows = Rows(self.states, self._status, self._acts, self.seats, self._codes,
+                    self._keys, self._last, self._ep_len, self._ep_ret, self._fresh,
+                    self._scratch, self._seen, self._pay)
+        out = Outputs(self._obs, self._masks, self._opp_obs, self._opp_masks, self._wait_code,
+                      self._rew, self._done, self._illegal, self._term_obs, self._final,
+                      self._done_len, self._done_ret, self._final_vp, self._final_ret,
+                      self._report)
+        setup = Setup(self.num_players, self._opts, self._mode, self._next_seeds,
+                      self._next_seats, self._next_codes)
+        return rows, out, setup
 
     # ------------------------------------------------------------ opponents
     def _spec(self, spec) -> list:
@@ -441,8 +563,9 @@ class BatchedVecEnv(VecEnv):
     def _run(self, phase: int, actions: np.ndarray) -> int:
         """The numba pass, then predictor rounds until every game waits on the learner;
         the number of games started."""
-        g, report, args = self.game, self._report, self._args
-        run(g.aux, phase, actions, self.illegal_action == "raise", *args)
+        g, report = self.game, self._report
+        rows, out, setup = self._rows, self._out, self._setup
+        run(g.aux, phase, actions, self.illegal_action == "raise", rows, out, setup)
         if report[R_BAD_ACTION]:
             i = int(report[R_BAD_ACTION]) - 1
             a = int(actions[i])
@@ -455,14 +578,14 @@ class BatchedVecEnv(VecEnv):
         while report[R_WAITING] and not report[R_FAILED]:
             waiting = self._status == WAIT
             codes = self._wait_code[waiting]
-            rows = np.flatnonzero(waiting)
+            waiting_rows = np.flatnonzero(waiting)
             for c in np.unique(codes):
-                r = rows[codes == c]
+                r = waiting_rows[codes == c]
                 j = int(c) - ops.POLICY
                 self._acts[r] = ops.predict(self._policies[j], self._opp_obs[r],
                                             self._opp_masks[r].view(np.bool_),
                                             self._with_masks[j])
-            run(g.aux, RESUME, actions, False, *args)
+            run(g.aux, RESUME, actions, False, rows, out, setup)
             started += int(report[R_STARTED])
         if report[R_FAILED]:
             self._failed()
