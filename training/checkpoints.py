@@ -74,7 +74,21 @@ def load_snapshot(path: Path) -> dict:
 
 
 def append_row(path: Path, columns: list, row: dict) -> None:
+    """Append `row`; a log written with fewer columns (an older version) is first
+    rewritten with these, its rows blank in the new ones."""
     new = not Path(path).exists()
+    if not new:
+        with open(path, newline="") as f:
+            header = next(csv.reader(f), [])
+        if header != list(columns):
+            old = read_rows(path)
+
+            def rewrite(tmp):
+                with open(tmp, "w", newline="") as f:
+                    w = csv.DictWriter(f, fieldnames=columns)
+                    w.writeheader()
+                    w.writerows({k: r.get(k, "") for k in columns} for r in old)
+            atomic_write(path, rewrite)
     with open(path, "a", newline="") as f:
         w = csv.DictWriter(f, fieldnames=columns)
         if new:

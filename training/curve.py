@@ -49,8 +49,9 @@ def draw(rows: list[dict], path: Path, title: str = "self-play") -> Path:
 
 def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Path:
     """The PNG of an AlphaZero run's log rows (`training.alphazero.loop.LOG_COLUMNS`): the
-    raw net's and the search's win share against the heuristic, with Wilson 95% intervals,
-    against core-hours (top axis: wall-clock hours)."""
+    raw net's and the search's win share against the heuristic (and the search's against
+    mcts:400 where rated), with Wilson 95% intervals, against core-hours (top axis:
+    wall-clock hours)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -65,9 +66,16 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Pa
                 label=f"{label} vs heuristic")
         ax.fill_between(hours, _column(rated, f"{key}_low"), _column(rated, f"{key}_high"),
                         color=colour, alpha=0.2, linewidth=0)
+    vs = [r for r in rated if r.get("az_vs_mcts", "") not in ("", None)]
+    if vs:
+        at = [float(r["core_hours"]) for r in vs]
+        ax.plot(at, _column(vs, "az_vs_mcts"), marker="s", linestyle="--", color="tab:green",
+                label="az vs mcts:400")
+        ax.fill_between(at, _column(vs, "az_mcts_low"), _column(vs, "az_mcts_high"),
+                        color="tab:green", alpha=0.15, linewidth=0)
     ax.set_ylim(0, 1)
     ax.set_xlabel("core-hours")
-    ax.set_ylabel("win share against the heuristic")
+    ax.set_ylabel("win share")
     ax.set_title(title)
     if rated and float(rated[-1]["core_hours"]) > 0:
         ratio = float(rated[-1]["seconds"]) / 3600 / float(rated[-1]["core_hours"])

@@ -17,7 +17,8 @@ from training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
 
 TINY = dict(game="hansa", players=2, warm_games=12, warm_epochs=1, positions=60, games=4,
             simulations=8, fast_simulations=3, train_steps=3, learner_batch=32, rate_every=2,
-            rate_games=2, rate_simulations=4, width=16, blocks=1, progress=False)
+            rate_games=2, rate_simulations=4, rate_mcts_games=1, width=16, blocks=1,
+            progress=False)
 
 
 def test_heuristic_records_are_legal_one_hot_decisions_with_outcomes():
@@ -100,6 +101,7 @@ def test_the_warm_start_alone_is_rated_and_fills_the_buffer(tmp_path):
     _, config, meta = pvnet.load(shipped)
     assert config.game == "hansa" and meta["rated"]["games"] == TINY["rate_games"]
     assert 0 <= meta["rated"]["az_low"] <= meta["rated"]["az_vs_heuristic"] <= 1
+    assert meta["rated"]["az_vs_mcts"] in (0.0, 0.5, 1.0)          # one game against mcts:400
     with pytest.raises(ValueError, match="rated nets of .*net_0000.npz"):
         ship.ship(tmp_path, 3)
 
@@ -213,3 +215,19 @@ def test_a_run_starts_from_a_given_net_and_buffer_instead_of_a_warm_start(tmp_pa
                               init=str(source)))
     with pytest.raises(ValueError, match="--init-replay fills the buffer"):
         AlphaZeroConfig(**TINY, init_replay="x.npz")
+
+
+def test_a_log_from_before_a_new_column_is_rewritten_with_it(tmp_path):
+    """A run resumed by a newer version (here: the mcts:400 rating columns) keeps its old
+    rows, blank in the new columns, under one header."""
+    from training import checkpoints as ck
+    from training.alphazero.loop import LOG_COLUMNS
+
+    path = tmp_path / "log.csv"
+    old = LOG_COLUMNS[:-3]
+    ck.append_row(path, old, {"iteration": 0, "net_vs_heuristic": 0.4})
+    ck.append_row(path, LOG_COLUMNS, {"iteration": 1, "az_vs_mcts": 0.6})
+    rows = ck.read_rows(path)
+    assert list(rows[0]) == LOG_COLUMNS and len(rows) == 2
+    assert (rows[0]["net_vs_heuristic"], rows[0]["az_vs_mcts"]) == ("0.4", "")
+    assert (rows[1]["iteration"], rows[1]["az_vs_mcts"]) == ("1", "0.6")

@@ -13,7 +13,8 @@ A run is a sequence of iterations after an optional warm start:
    (`selfplay.SelfPlay`, playout-cap randomisation, root noise), into the replay buffer;
 2. learning: `train_steps` Adam steps on batches from the buffer;
 3. every `rate_every` iterations: the checkpoint's `net` and `az` rated against the
-   heuristic on fixed seeds (`rating`), a row in ``log.csv`` and the curve redrawn.
+   heuristic, and `az` against `mcts:400` (`rate_mcts_games`), on fixed seeds
+   (`rating`), a row in ``log.csv`` and the curve redrawn.
 
 Files in `out`, each written atomically, ``state.json`` last, so a killed run resumes
 from its last iteration (``resume=True``) with the same buffer, generator and optimizer:
@@ -45,7 +46,8 @@ from training import checkpoints as ck
 
 LOG_COLUMNS = ["iteration", "seconds", "core_hours", "positions", "games", "policy_loss",
                "value_loss", "net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic",
-               "az_low", "az_high"]
+               "az_low", "az_high", "az_vs_mcts", "az_mcts_low", "az_mcts_high"]
+MCTS_OPPONENT = "mcts:400"
 
 
 @dataclass
@@ -89,6 +91,8 @@ class AlphaZeroConfig:
     rate_games: int = option(40, type=int_at_least(1), help="rating games per agent")
     rate_simulations: int = option(100, type=int_at_least(2), help="az simulations when "
                                    "rated")
+    rate_mcts_games: int = option(20, type=int_at_least(0), help="rating games of az "
+                                  "against mcts:400 (0: none; a Voyage game takes ~40 s)")
     actors: int = option(0, type=int_at_least(0), help="self-play actors on Ray (with "
                          "--backend ray; 0: self-play in this process)")
     address: str | None = option(None, help="Ray cluster address (with --backend rllib "
@@ -313,10 +317,16 @@ class Run:
         c = self.config
         path = str(self.out / "net.npz")
         net = win_share(f"net:{path}", "heuristic", c.game, c.players, c.rate_games)
+        search = {"simulations": c.rate_simulations}
         az = win_share(f"az:{path}", "heuristic", c.game, c.players, c.rate_games,
-                       agent_kwargs={"simulations": c.rate_simulations})
-        return {"net_vs_heuristic": net.rate, "net_low": net.low, "net_high": net.high,
-                "az_vs_heuristic": az.rate, "az_low": az.low, "az_high": az.high}
+                       agent_kwargs=search)
+        found = {"net_vs_heuristic": net.rate, "net_low": net.low, "net_high": net.high,
+                 "az_vs_heuristic": az.rate, "az_low": az.low, "az_high": az.high}
+        if c.rate_mcts_games:
+            vs = win_share(f"az:{path}", MCTS_OPPONENT, c.game, c.players, c.rate_mcts_games,
+                           agent_kwargs=search)
+            found.update(az_vs_mcts=vs.rate, az_mcts_low=vs.low, az_mcts_high=vs.high)
+        return found
 
     def checkpoint(self) -> None:
         import torch

@@ -23,6 +23,7 @@ from training import checkpoints as ck
 from training.alphazero import loop
 
 RATING = ("net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic", "az_low", "az_high")
+MCTS_RATING = ("az_vs_mcts", "az_mcts_low", "az_mcts_high")     # where the run rated it
 
 
 def strength_rating(report: Path, net_file: str, players: int) -> dict:
@@ -68,7 +69,9 @@ def ship(run: Path, iteration: int, dest: Path | None = None,
             "shipped_from": f"{run.name} iteration {iteration}",
             "rated": {"opponent": "heuristic", "games": int(settings["rate_games"]),
                       "simulations": int(settings["rate_simulations"]),
-                      **{k: round(float(rows[-1][k]), 4) for k in RATING}},
+                      **{k: round(float(rows[-1][k]), 4) for k in RATING},
+                      **{k: round(float(rows[-1][k]), 4) for k in MCTS_RATING
+                         if rows[-1].get(k)}},
             "settings": settings}
     if strength is not None:
         meta["rated"] = _rated(strength, source, config)
