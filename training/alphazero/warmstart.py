@@ -20,10 +20,10 @@ from training.alphazero.selfplay import empty_records
 
 @njit(cache=True)
 def _play(aux, s, num_players, first_seed, games, every, opts, key, obs, masks, actions,
-          seats, game_of, returns):
+          seats, game_of, returns, states, keep_states):
     """Play `games` heuristic games into the record arrays (stops when they are full),
-    recording one non-forced decision in `every`; returns (records written, games
-    finished)."""
+    recording one non-forced decision in `every` (with `keep_states`, its full state too,
+    for a search to label); returns (records written, games finished)."""
     num_actions = masks.shape[1]
     mask = np.zeros(num_actions, dtype=np.int8)
     ret = np.zeros(returns.shape[1], dtype=np.float64)
@@ -49,6 +49,8 @@ def _play(aux, s, num_players, first_seed, games, every, opts, key, obs, masks, 
                 jit.observe(aux, s, p, obs[k])
                 jit.legal_mask(aux, s, masks[k])
                 actions[k], seats[k], game_of[k] = a, p, g
+                if keep_states:
+                    states[k, :] = s
                 k += 1
             jit.step(aux, s, a)
         jit.returns(aux, s, ret)
@@ -61,21 +63,23 @@ CHUNK_GAMES = 250
 
 
 def heuristic_records(game, num_players: int, games: int, seed: int = 0,
-                      every: int = 1) -> dict:
+                      every: int = 1, keep_states: bool = False) -> dict:
     """Records of `games` heuristic games with seeds seed.. (self-play's record layout),
     one non-forced decision in `every` (a game's positions share its outcome: fewer per
     game and more games keep the value head from learning the games instead of the
-    positions), played in chunks so the float32 scratch stays small."""
+    positions), played in chunks so the float32 scratch stays small. `keep_states`: the
+    records also hold each position's full state ("state") and game seed ("game")."""
     if not isinstance(every, int) or every < 1:
         raise ValueError(f"every must be a positive integer, got {every!r}")
-    parts = [_chunk(game, num_players, seed + first, min(CHUNK_GAMES, games - first), every)
-             for first in range(0, games, CHUNK_GAMES)]
+    parts = [_chunk(game, num_players, seed + first, min(CHUNK_GAMES, games - first), every,
+                    keep_states) for first in range(0, games, CHUNK_GAMES)]
     if not parts:
         return empty_records(game.obs_size, game.num_actions)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def _chunk(game, num_players: int, seed: int, games: int, every: int) -> dict:
+def _chunk(game, num_players: int, seed: int, games: int, every: int,
+           keep_states: bool = False) -> dict:
     cap = games * 600 // every + 600
     obs = np.zeros((cap, game.obs_size), np.float32)
     masks = np.zeros((cap, game.num_actions), np.int8)
@@ -87,14 +91,17 @@ def _chunk(game, num_players: int, seed: int, games: int, every: int) -> dict:
     rng.seed_state(key, 0, seed ^ 0x3C6EF372)
     opts = np.array(game.parse_options(**game.resolve_options()), dtype=np.int64)
     s = np.zeros(game.state_size, np.int32)
+    states = np.zeros((cap if keep_states else 1, game.state_size), np.int32)
     k, _ = _play(game.aux, s, num_players, seed, games, every, opts, key, obs, masks,
-                 actions, seats, game_of, returns)
+                 actions, seats, game_of, returns, states, keep_states)
     out = empty_records(game.obs_size, game.num_actions, k)
     out["obs"][:] = obs[:k]
     out["mask"][:] = masks[:k] != 0
     out["policy"][np.arange(k), actions[:k]] = 1.0
     for r in range(num_players):
         out["value"][:, r] = returns[game_of[:k], (seats[:k] + r) % num_players]
+    if keep_states:
+        out["state"], out["game"] = states[:k].copy(), seed + game_of[:k]
     return out
 
 
