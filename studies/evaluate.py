@@ -14,7 +14,8 @@ results, the command that made it and the versions it ran under.
 Every member has a *fingerprint*: the sha256 of what decides how it plays — the source
 files of its agent (and, for the heuristic and IS-MCTS, the game's heuristic module, the
 policy bindings and the game's fitted leaf judgement where it has one), the checkpoint
-file for ``ppo``. The ladder's *version*
+file for ``ppo``, the search, the net format and the net files for ``az`` and ``net``
+(the game's shipped nets at every count, or the file named). The ladder's *version*
 (``<game>-<n>p-<10 hex digits>``) is a hash of the game, player count, game options,
 member names with their fingerprints, anchor, prior and the fit's seeds and game counts:
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
@@ -114,6 +115,14 @@ def member_files(name: str, game: str) -> list[Path]:
         from agents.ppo import shipped
 
         files.append(Path(spec) if spec else shipped(game))
+    if base in ("az", "net"):              # the search, the net's format, and the net
+        from agents.az import shipped as shipped_net
+
+        files += [here / "az_search.py", here / "pvnet.py"]
+        if spec and not spec.isdigit():
+            files.append(Path(spec))
+        else:                              # the shipped nets (the count is not known here)
+            files += [shipped_net(game, n) for n in (2, 3, 4)]
     if base == "rllib" and spec:
         from agents.rllib_agent import module_path
 

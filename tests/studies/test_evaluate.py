@@ -330,3 +330,21 @@ def test_fit_command_errors_are_one_line(tmp_path, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert "two or more distinct members" in err and err.count("\n") == 1
+
+
+def test_az_and_net_members_are_fingerprinted_by_their_net_files(tmp_path):
+    """A retrained net changes the fingerprint of `az` and `net` (and so marks a ladder
+    holding them stale); the search's source does too."""
+    import shutil
+
+    from agents.az import shipped
+
+    files = {p.name for p in evaluate.member_files("az", "hansa")}
+    assert {"az.py", "az_search.py", "pvnet.py", "hansa_2p.npz", "hansa_4p.npz"} <= files
+    copy = tmp_path / "n.npz"
+    shutil.copyfile(shipped("hansa", 2), copy)
+    before = evaluate.fingerprint(f"net:{copy}", "hansa")
+    assert copy in evaluate.member_files(f"net:{copy}", "hansa")
+    copy.write_bytes(copy.read_bytes() + b"\0")
+    assert evaluate.fingerprint(f"net:{copy}", "hansa") != before
+    assert evaluate.fingerprint("az:50", "hansa") != evaluate.fingerprint("az", "hansa")
