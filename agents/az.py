@@ -6,7 +6,9 @@ as many as ``time_budget`` seconds allow. ``net`` plays the raw
 policy, the arg-max of the masked logits, with no search. Without a path they load the
 net shipped for the game and the player count of the game in play
 (``agents/nets/<game>_<n>p.npz``, trained by the command in its metadata); with a path,
-any net file that `tradewinds train --algo alphazero` wrote.
+any net file that `tradewinds train --algo alphazero` wrote. ``judge`` mixes the game's
+own judgement into the leaf values (`agents.az_search`); without it, the net's metadata
+says (``"search": {"judge": j}``, set when a net was rated with it), else 0.
 
 Both see only what their seat may see: ``net`` reads the observation and the legal mask;
 ``az`` reads the real state only through the search's determinizations.
@@ -14,6 +16,7 @@ Both see only what their seat may see: ``net`` reads the observation and the leg
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -97,7 +100,7 @@ class AlphaZeroAgent:
 
     def __init__(self, game: str = "hansa", spec: str | None = None,
                  simulations: int | None = None, time_budget: float | None = None,
-                 c: float | None = None):
+                 c: float | None = None, judge: float | None = None):
         from tradewinds import registry
 
         self.game = registry.game(game)
@@ -112,7 +115,10 @@ class AlphaZeroAgent:
             config.simulations = simulations
         if c is not None:
             config.c = c
+        if judge is not None:
+            config.judge = judge
         config.check()
+        self.judge_given = judge is not None
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
         self.config, self.time_budget = config, time_budget
@@ -120,9 +126,11 @@ class AlphaZeroAgent:
 
     def _searcher(self, num_players: int) -> az_search.Searcher:
         if num_players not in self._searchers:
-            weights, _, _ = self.nets.get(num_players)
-            self._searchers[num_players] = az_search.Searcher(self.game, weights, 1,
-                                                              self.config)
+            weights, _, meta = self.nets.get(num_players)
+            config = self.config
+            if not self.judge_given:
+                config = replace(config, judge=float(meta.get("search", {}).get("judge", 0.0)))
+            self._searchers[num_players] = az_search.Searcher(self.game, weights, 1, config)
         return self._searchers[num_players]
 
     def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:

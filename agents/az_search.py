@@ -18,6 +18,11 @@ legal actions (tests/agents: the honesty test).
 Selection at a node where seat p moves: Q + c * P * sqrt(availability) / (1 + visits),
 P the prior renormalised over the legal actions; an action not tried yet is valued at the
 net's value of the node for p, less ``fpu_reduction`` (first-play urgency).
+
+With ``judge`` j > 0 a leaf's value is (1 - j) times the net's plus j times the game's own
+judgement of the leaf (`agents.ismcts._evaluate`: the fitted position values, and in the
+Voyage game the endgame played out), AlphaGo's mix of a value net and an evaluation; 0,
+the default, is AlphaZero's net alone.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from numba import njit
 from threadpoolctl import ThreadpoolController
 
 from agents import pvnet
-from agents.ismcts import _legal_list, _scratch_mask
+from agents.ismcts import _evaluate, _legal_list, _scratch_mask
 from tradewinds import jit, jitcache
 
 PRIOR_FLOOR = 1e-3      # prior mass spread over legal actions the net gave nothing to
@@ -48,6 +53,8 @@ class SearchConfig:
     fpu_reduction: float = 0.1
     dirichlet_alpha: float = 0.3      # root noise, self-play only
     noise_fraction: float = 0.25
+    judge: float = 0.0                # share of a leaf's value from the game's judgement
+    judge_scale: float = 5.0          # VP of lead per unit of log-odds in that judgement
 
     def check(self) -> None:
         if not isinstance(self.simulations, (int, np.integer)) or self.simulations < 1:
@@ -58,6 +65,10 @@ class SearchConfig:
             raise ValueError(f"noise_fraction must be in [0, 1], got {self.noise_fraction!r}")
         if not self.dirichlet_alpha > 0:
             raise ValueError(f"dirichlet_alpha must be positive, got {self.dirichlet_alpha!r}")
+        if not 0.0 <= self.judge <= 1.0:
+            raise ValueError(f"judge must be in [0, 1], got {self.judge!r}")
+        if not self.judge_scale > 0:
+            raise ValueError(f"judge_scale must be positive, got {self.judge_scale!r}")
 
 
 class Forest:
@@ -202,12 +213,13 @@ def _expand(prior, expanded, netval, g, node, logits, value_logits, mask, n, obs
 
 
 @njit(cache=True)
-def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, forest_arrays,
-             rootsum, states, obs, masks, paths):
+def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, judge, judge_scale,
+             forest_arrays, rootsum, states, obs, masks, paths):
     """Run `waves` waves over every game g whose root visits are below sims[g]: each takes
     one simulation of tree g from a fresh determinization of roots[g] for players[g]
     (keys[g]: its generator) to a leaf; the leaves that need the net go through one
-    forward pass. Returns the simulations run."""
+    forward pass (with `judge` > 0 mixed with the game's judgement of the leaf). Returns
+    the simulations run."""
     children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
     games = roots.shape[0]
     num_actions = children.shape[2]
@@ -220,6 +232,8 @@ def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, forest
     observer = np.zeros(games, dtype=np.int64)
     logits = np.zeros((games, num_actions), dtype=np.float32)
     value_logits = np.zeros((games, pvnet.MAX_SEATS), dtype=np.float32)
+    judged = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
+    scratch = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
     done = 0
     for _ in range(waves):
         m = 0
@@ -251,6 +265,10 @@ def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, forest
             g = pending[i]
             _expand(prior, expanded, netval, g, leaf[i], logits[i], value_logits[i],
                     masks[i, :num_actions], roots[g, 0], observer[i], ret)
+            if judge > 0.0:             # states[g] still holds this leaf
+                _evaluate(aux, states[g], judged, scratch, judge_scale)
+                for q in range(ret.shape[0]):
+                    ret[q] = (1.0 - judge) * ret[q] + judge * judged[q]
             _backup(visits, value, mover, rootsum, g, paths[g], depth[i], ret)
     return done
 
@@ -337,15 +355,16 @@ class Searcher:
         waves = int(sims.max())
         if time_budget is None:
             simulate(aux, self.weights, roots, players, keys, sims, waves, cfg.c,
-                     cfg.fpu_reduction, arrays, rootsum, f.states, f.obs, f.masks, f.paths)
+                     cfg.fpu_reduction, cfg.judge, cfg.judge_scale, arrays, rootsum,
+                     f.states, f.obs, f.masks, f.paths)
         else:
             deadline = time.perf_counter() + time_budget
             done = 0
             while done < waves and (done == 0 or time.perf_counter() < deadline):
                 step = min(self.CHUNK, waves - done)
                 simulate(aux, self.weights, roots, players, keys, sims, step, cfg.c,
-                         cfg.fpu_reduction, arrays, rootsum, f.states, f.obs, f.masks,
-                         f.paths)
+                         cfg.fpu_reduction, cfg.judge, cfg.judge_scale, arrays, rootsum,
+                         f.states, f.obs, f.masks, f.paths)
                 done += step
         out = np.zeros((games, self.game.num_actions), dtype=np.int64)
         for g in range(games):

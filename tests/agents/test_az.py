@@ -186,3 +186,47 @@ def test_root_values_are_the_mean_seat_values_of_the_roots_simulations(game):
         np.testing.assert_allclose(q[i, players[i]] * n - own, f.value[i, kids].sum(), atol=1e-6)
         assert f.visits[i, kids].sum() == n - 1
         assert 0 < q[i, players[i]] < 1
+
+
+@pytest.mark.parametrize("game", ["hansa", "voyage"])
+@pytest.mark.parametrize("judge", [0.0, 0.5, 1.0])
+def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge):
+    """With `judge` j a leaf's value is (1 - j) x the net's + j x `ismcts._evaluate` of
+    the leaf: one simulation past the root, replayed by hand on the same determinization."""
+    from agents import ismcts
+
+    g = registry.game(game)
+    root = g.new_state(2, 7)
+    gen = np.random.default_rng(3)
+    for _ in range(40):                                 # a position past the even opening
+        g.step(root, int(gen.choice(np.flatnonzero(g.legal_mask(root)))))
+    player = g.current_player(root)
+    flat = pvnet.random_weights(small_config(game), 0, scale=0.0)   # net value: 1/2 each
+    searcher = az_search.Searcher(g, flat, 1, az_search.SearchConfig(simulations=2,
+                                                                       judge=judge))
+    key = np.array([[11, 12]], np.int32)
+    searcher.run(root[None].copy(), np.array([player], np.int64), key.copy())
+    f = searcher.forest
+    kids = np.flatnonzero(f.children[0, 0] >= 0)
+    assert kids.size == 1 and f.visits[0, f.children[0, 0, kids[0]]] == 1
+    s = g.determinize(root, player, key[0].copy())      # the search's first determinization
+    g.step(s, int(kids[0]))
+    judged, scratch = np.zeros(4), np.zeros(4)
+    ismcts._evaluate(g.aux, s, judged, scratch, 5.0)
+    expect = (1 - judge) * 0.5 + judge * judged[player]
+    np.testing.assert_allclose(f.value[0, f.children[0, 0, kids[0]]], expect, atol=1e-6)
+    if judge:
+        assert abs(judged[player] - 0.5) > 1e-3        # the judgement says something else
+
+
+def test_az_takes_its_judge_from_the_net_unless_given(tmp_path):
+    config = small_config("hansa")
+    path = pvnet.save(tmp_path / "j.npz", pvnet.random_weights(config, 1), config,
+                      {"search": {"judge": 0.25}})
+    g = registry.game("hansa")
+    assert agents.make_agent(f"az:{path}", game="hansa")._searcher(2).config.judge == 0.25
+    given = agents.make_agent(f"az:{path}", game="hansa", judge=0.0)
+    assert given._searcher(2).config.judge == 0.0
+    with pytest.raises(ValueError, match="judge must be in"):
+        agents.make_agent(f"az:{path}", game="hansa", judge=2.0)
+    assert g.num_actions == config.num_actions
