@@ -64,6 +64,10 @@ COMPENSATED = {   # one more option set each: the seat-compensation variants (HA
     "hansa": {"seat_talers": (0, 1, 2, 3), "seat_vp": (0, 1, 2, 3)},
     "voyage": {"seat_vp": (0, 1, 2, 3), "seat_cards": (0, 1, 1, 2)},
 }
+VARIANTS = {   # one more option set per entry: the order variants (HA23, VA42), default rules
+    "hansa": ({"setup_order": "reverse"}, {"setup_order": "snake"}),
+    "voyage": ({"rotate_order": True},),
+}
 CAP_EVERY = 25                        # every 25th random game is capped ...
 SHORT_CAP = {"hansa": 8, "voyage": 4}  # ... at this many rounds
 HEUR = 1_000_000_000                  # seed offset of the heuristic games
@@ -196,13 +200,16 @@ def first_difference(game, state: np.ndarray, ref, observations: bool = True) ->
 def option_sets(name: str) -> tuple:
     """Every combination of the game's choice options that its parser accepts (a refused
     one, e.g. Voyage's dice_movement with simple_deck, is left out), then the
-    compensation variants on the default rules: they change set-up and scoring only."""
+    compensation variants on the default rules: they change set-up and scoring only; then
+    each order variant (`VARIANTS`) on the default rules."""
     from tradewinds import registry
 
     game = registry.game(name)
     choices = CHOICES[name]
     extra = COMPENSATED.get(name, {})
-    missing = set(game.option_defaults) - set(choices) - set(extra) - {"max_rounds"}
+    variants = VARIANTS.get(name, ())
+    missing = (set(game.option_defaults) - set(choices) - set(extra) - {"max_rounds"}
+               - {k for v in variants for k in v})
     if missing:
         raise RuntimeError(f"benchmarks.soak: {name} has options {sorted(missing)} the soak "
                            "does not vary; add them to CHOICES")
@@ -216,6 +223,7 @@ def option_sets(name: str) -> tuple:
         out.append(opts)
     if extra:
         out.append(dict(out[0], **extra))
+    out += [dict(out[0], **v) for v in variants]
     return tuple(out)
 
 

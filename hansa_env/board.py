@@ -70,6 +70,9 @@ COLOURS_REMOVED = {2: 2, 3: 1, 4: 0}
 DEFAULT_MAX_ROUNDS = 200
 SEAT_TALERS_LIMIT = 100    # the largest entry of option seat_talers (HA21)
 SEAT_VP_LIMIT = 1000       # the largest entry of option seat_vp (HA22)
+# option setup_order (HA23): the order of the opening placements; the index is the state's
+# setup_order field. forward = HA6 (1..n, n..1, n..1), the default.
+SETUP_ORDERS = ("forward", "reverse", "snake")
 
 
 def pile_sizes(remaining: int) -> tuple:

@@ -34,6 +34,7 @@ RULES = (
     ("end_triggered", "0 or 1"),
     ("truncated", "0 or 1"),
     ("build_rule", "0 (barrels) or 1 (per_stall)"),
+    ("setup_order", "0 (forward), 1 (reverse) or 2 (snake)"),
     ("build_count", f"in 0..{K.MAX_STALLS_PER_BUILD}, and 0 unless acted_here"),
     ("pile_end", f"non-decreasing cumulative pile ends in 0..{MAX_SUPPLY}"),
     ("supply_drawn", "in 0..pile_end[4]"),
@@ -55,9 +56,10 @@ RULES = (
     ("<legal actions>", "there while the game is not over (this state has none)"),
 )
 (R_LENGTH, R_NP, R_PHASE, R_ACTIVE, R_DECIDER, R_SHIP, R_MAX_ROUNDS, R_ROUND, R_SETUP_STEP,
- R_ACTED, R_END, R_TRUNC, R_BUILD_RULE, R_BUILD_COUNT, R_PILE_END, R_DRAWN, R_SUPPLY, R_WAREHOUSE,
- R_HAND, R_SOLD, R_REMOVED, R_TOKENS, R_SALE, R_LOSS_COLOURS, R_LOSS_PENDING, R_LOSS_NEXT,
- R_LOSS_SEAT, R_LOSS_COLOUR, R_PLAYER, R_NO_LEGAL) = state_checks.rule_codes(RULES)
+ R_ACTED, R_END, R_TRUNC, R_BUILD_RULE, R_SETUP_ORDER, R_BUILD_COUNT, R_PILE_END, R_DRAWN,
+ R_SUPPLY, R_WAREHOUSE, R_HAND, R_SOLD, R_REMOVED, R_TOKENS, R_SALE, R_LOSS_COLOURS,
+ R_LOSS_PENDING, R_LOSS_NEXT, R_LOSS_SEAT, R_LOSS_COLOUR, R_PLAYER,
+ R_NO_LEGAL) = state_checks.rule_codes(RULES)
 TOKENS_OF_TYPE = np.array([B.TOKENS_PER_BARREL[t % 3] for t in range(K.NTYPE)], dtype=np.int64)
 M = 0      # Hansa has no map: the placeholder for `m` (an int: cheap to pass, and it tells
            # `tradewinds.state_checks.with_map` to call the kernels without it)
@@ -98,6 +100,8 @@ def check(s, m):
         return R_TRUNC
     if s[K.BUILD_RULE] != 0 and s[K.BUILD_RULE] != 1:
         return R_BUILD_RULE
+    if s[K.SETUP_ORDER] < 0 or s[K.SETUP_ORDER] >= len(B.SETUP_ORDERS):
+        return R_SETUP_ORDER
     b = s[K.BUILD_COUNT]
     if b < 0 or b > K.MAX_STALLS_PER_BUILD or (b > 0 and s[K.ACTED] == 0):
         return R_BUILD_COUNT

@@ -30,16 +30,27 @@ BUILD_RULES = {"barrels": 0, "per_stall": 1}
 
 
 def parse_options(build_rule: str = "barrels", max_rounds: int = B.DEFAULT_MAX_ROUNDS,
-                  seat_talers=(), seat_vp=()):
+                  seat_talers=(), seat_vp=(), setup_order: str = "forward"):
     """Options -> extra init arguments: build_rule ("barrels" | "per_stall"), max_rounds,
-    then seat_talers and seat_vp (HA21, HA22) as four per-seat integers each."""
+    then seat_talers and seat_vp (HA21, HA22) as four per-seat integers each, then
+    setup_order ("forward" | "reverse" | "snake", HA23) as its index in B.SETUP_ORDERS."""
     if build_rule not in BUILD_RULES:
         raise ValueError(f"build_rule must be one of {sorted(BUILD_RULES)}, got {build_rule!r}")
     if not isinstance(max_rounds, (int, np.integer)) or not 1 <= max_rounds <= 10_000:
         raise ValueError(f"max_rounds must be an integer in 1..10000, got {max_rounds!r}")
     return (BUILD_RULES[build_rule], int(max_rounds),
             *parse_schedule("seat_talers", seat_talers, B.SEAT_TALERS_LIMIT),
-            *parse_schedule("seat_vp", seat_vp, B.SEAT_VP_LIMIT))
+            *parse_schedule("seat_vp", seat_vp, B.SEAT_VP_LIMIT),
+            setup_order_index(setup_order))
+
+
+def setup_order_index(setup_order) -> int:
+    """The index of option setup_order (HA23) in B.SETUP_ORDERS, or a ValueError naming
+    the option."""
+    if not isinstance(setup_order, str) or setup_order not in B.SETUP_ORDERS:
+        raise ValueError(f"setup_order must be one of {', '.join(B.SETUP_ORDERS)} (HA23), "
+                         f"got {setup_order!r}")
+    return B.SETUP_ORDERS.index(setup_order)
 
 
 def check_options(num_players: int, seat_talers=(), seat_vp=(), **_):
@@ -137,6 +148,8 @@ def validate_state(state) -> None:
          f"decider={v.decider} is not a seat of a {n}-player game"),
         (lambda: 0 <= v.active < n, f"active={v.active} is not a seat"),
         (lambda: v.build_rule in (0, 1), f"build_rule={v.build_rule} not 0 or 1"),
+        (lambda: 0 <= v.setup_order < len(B.SETUP_ORDERS),
+         f"setup_order={v.setup_order} not in 0..{len(B.SETUP_ORDERS) - 1}"),
         (lambda: v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1"),
         (lambda: (v.money >= 0).all(), "negative money"),
         (lambda: (v.seat_vp >= 0).all(), "negative seat_vp"),
@@ -201,7 +214,7 @@ def _check_progress(v: StateView, n: int) -> None:
          f"truncated={v.truncated} but phase={PHASE_NAMES[v.phase]}"),
         ((v.phase == SETUP) == (v.setup_step < steps),
          f"setup_step={v.setup_step} in phase {PHASE_NAMES[v.phase]} (setup lasts {steps} steps)"),
-        (v.phase != SETUP or v.active == K.setup_seat(n, v.setup_step),
+        (v.phase != SETUP or v.active == K.setup_seat(n, v.setup_step, v.setup_order),
          f"active={v.active} but setup placement {v.setup_step} belongs to another seat"),
         (v.decider == (-1 if v.phase == GAME_OVER else v.loss_seat if v.phase == LOSS
                        else v.active),
@@ -255,8 +268,9 @@ GAME = Game(
     render_ansi=_render_ansi,
     render_rgb=_render_rgb,
     option_defaults={"build_rule": "barrels", "max_rounds": B.DEFAULT_MAX_ROUNDS,
-                     "seat_talers": (), "seat_vp": ()},
-    option_choices={"seat_talers": ((0, 1, 2, 3),), "seat_vp": ((0, 1, 2, 3),)},
+                     "seat_talers": (), "seat_vp": (), "setup_order": "forward"},
+    option_choices={"seat_talers": ((0, 1, 2, 3),), "seat_vp": ((0, 1, 2, 3),),
+                    "setup_order": ("reverse", "snake")},
     check_options=check_options,
     board=B,
 )

@@ -39,7 +39,7 @@ RNG, MONEY, SUPPLY_STALLS, STALLS = _o("rng"), _o("money"), _o("stall_supply"), 
 HAND, SOLD, SALE, REMOVED = _o("hand"), _o("sold"), _o("sale"), _o("removed")
 IN_PLAY, WAREHOUSE, PILE_END, SUPPLY = (
     _o("colour_in_play"), _o("warehouse"), _o("pile_end"), _o("supply"))
-BUILD_COUNT, SEAT_VP = _o("build_count"), _o("seat_vp")
+BUILD_COUNT, SEAT_VP, SETUP_ORDER = _o("build_count"), _o("seat_vp"), _o("setup_order")
 
 _ob = O.obs_names().index
 OB_NP, OB_PHASE, OB_SEAT, OB_ROUND, OB_END, OB_ACTED, OB_BUILD, OB_SHIP = (
@@ -91,14 +91,16 @@ OK, ERR_RANGE, ERR_OVER, ERR_ILLEGAL = 0, 1, 2, 3
 
 @njit(cache=True)
 def init(s, num_players, seed, build_rule, max_rounds, talers0=0, talers1=0, talers2=0,
-         talers3=0, vp0=0, vp1=0, vp2=0, vp3=0):
+         talers3=0, vp0=0, vp1=0, vp2=0, vp3=0, setup_order=0):
     """A fresh game: colours set aside, tokens shuffled onto warehouses and piles (H2-H6).
-    talers0..3 and vp0..3: the options seat_talers and seat_vp by seat (HA21, HA22)."""
+    talers0..3 and vp0..3: the options seat_talers and seat_vp by seat (HA21, HA22);
+    setup_order: the option's index in board.SETUP_ORDERS (HA23; 0 = HA6)."""
     s[:] = 0
     n = num_players
     s[NP] = n
     s[BUILD_RULE] = build_rule
     s[MAX_ROUNDS] = max_rounds
+    s[SETUP_ORDER] = setup_order
     rng.seed_state(s, RNG, seed)
     colours = np.arange(NCOL)
     rng.shuffle(s, RNG, colours, NCOL)
@@ -133,19 +135,21 @@ def init(s, num_players, seed, build_rule, max_rounds, talers0=0, talers1=0, tal
         s[SEAT_VP + p] = seat_entry(p, vp0, vp1, vp2, vp3)
     s[SHIP] = COPENHAGEN
     s[PHASE] = SETUP
-    s[ACTIVE] = 0
-    s[DECIDER] = 0
+    s[ACTIVE] = setup_seat(n, 0, setup_order)
+    s[DECIDER] = s[ACTIVE]
     s[LOSS_SEAT] = 0
 
 
 @njit(cache=True)
 def init_opts(s, num_players, seed, opts):
     """init with parse_options' values as one int64 vector (build_rule, max_rounds,
-    seat_talers x4, seat_vp x4); entries missing from a shorter vector count as 0."""
-    x = np.zeros(10, dtype=np.int64)
-    k = min(len(opts), 10)
+    seat_talers x4, seat_vp x4, setup_order); entries missing from a shorter vector count
+    as 0."""
+    x = np.zeros(11, dtype=np.int64)
+    k = min(len(opts), 11)
     x[:k] = opts[:k]
-    init(s, num_players, seed, x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9])
+    init(s, num_players, seed, x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9],
+         x[10])
 
 
 @kernel
@@ -161,9 +165,16 @@ def seat_entry(p, x0, x1, x2, x3):
 
 
 @kernel
-def setup_seat(n, i):
-    """Who makes placement i of the draft: 1..n, then n..1, then n..1 (H8, HA6)."""
-    return i % n if i < n else n - 1 - (i % n)
+def setup_seat(n, i, order):
+    """Who makes placement i of the draft (H8). `order` is the state's setup_order (HA23):
+    0 forward, HA6: seats 1..n, then n..1, then n..1; 1 reverse, the mirror image: n..1,
+    then 1..n, then 1..n; 2 snake: 1..n, n..1, 1..n. Any other value counts as forward
+    (the state checks refuse it)."""
+    j = i % n
+    if order == 2:
+        return j if (i // n) % 2 == 0 else n - 1 - j
+    seat = j if i < n else n - 1 - j
+    return n - 1 - seat if order == 1 else seat
 
 
 # =====================================================================  queries
@@ -525,7 +536,7 @@ def step(s, a):
         s[SETUP_STEP] += 1
         n = s[NP]
         if s[SETUP_STEP] < B.SETUP_PLACEMENTS * n:
-            s[DECIDER] = setup_seat(n, s[SETUP_STEP])
+            s[DECIDER] = setup_seat(n, s[SETUP_STEP], s[SETUP_ORDER])
             s[ACTIVE] = s[DECIDER]
         else:
             start_turn(s, 0)

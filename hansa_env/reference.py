@@ -178,7 +178,8 @@ class HansaGame(ReferenceGame):
     action_name = staticmethod(A.name)
 
     def __init__(self, num_players: int, seed: int, build_rule: str = "barrels",
-                 max_rounds: int = B.DEFAULT_MAX_ROUNDS, seat_talers=(), seat_vp=()):
+                 max_rounds: int = B.DEFAULT_MAX_ROUNDS, seat_talers=(), seat_vp=(),
+                 setup_order: str = "forward"):
         if not is_int(num_players) or not B.MIN_PLAYERS <= num_players <= B.MAX_PLAYERS:
             raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
         if not is_int(seed) or seed < 0:
@@ -187,10 +188,14 @@ class HansaGame(ReferenceGame):
             raise ValueError(f"build_rule must be 'barrels' or 'per_stall', got {build_rule!r}")
         if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
             raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
+        if not isinstance(setup_order, str) or setup_order not in B.SETUP_ORDERS:
+            raise ValueError(f"setup_order must be one of {', '.join(B.SETUP_ORDERS)} (HA23), "
+                             f"got {setup_order!r}")
         n = int(num_players)
         talers = self._schedule("seat_talers", seat_talers, n, B.SEAT_TALERS_LIMIT)
         self.num_players = n
         self.build_rule = build_rule
+        self.setup_order = setup_order                    # HA23: who places when (H8)
         self.max_rounds = int(max_rounds)
         self.rng = SplitMix64(int(seed))
         self.players = [Player(p) for p in range(n)]
@@ -241,9 +246,14 @@ class HansaGame(ReferenceGame):
     # ----------------------------------------------------------------- who decides
 
     def _setup_seat(self) -> int:
-        """Seat of setup placement `setup_step`: order 1..n, n..1, n..1 (H8, HA6)."""
-        n, i = self.num_players, self.setup_step
-        return i % n if i < n else n - 1 - (i % n)
+        """Seat of setup placement `setup_step` (H8): three passes over the seats. HA6
+        (forward): 1..n, then n..1, then n..1; HA23 reverse: every pass mirrored, so the
+        last seat places first; HA23 snake: 1..n, n..1, 1..n."""
+        n = self.num_players
+        up, down = list(range(n)), list(range(n - 1, -1, -1))
+        passes = {"forward": (up, down, down), "reverse": (down, up, up),
+                  "snake": (up, down, up)}[self.setup_order]
+        return [seat for p in passes for seat in p][self.setup_step]
 
     def current_player(self) -> int:
         """The seat deciding now; -1 when the game is over."""
@@ -621,6 +631,7 @@ class HansaGame(ReferenceGame):
             "acted_here": int(self.acted_here), "build_count": self.build_count,
             "round": self.round, "turns": self.turns, "end_triggered": int(self.end_triggered),
             "setup_step": self.setup_step, "build_rule": BUILD_RULES.index(self.build_rule),
+            "setup_order": B.SETUP_ORDERS.index(self.setup_order),
             "max_rounds": self.max_rounds, "truncated": int(self.truncated),
             "supply_drawn": self.market.drawn, "loss_colours": self.loss_colours,
             "loss_next": self.loss_next, "loss_pending": self.loss_pending,
@@ -662,6 +673,7 @@ class HansaGame(ReferenceGame):
         g = cls.__new__(cls)
         n = g.num_players = v.num_players
         g.build_rule = BUILD_RULES[v.build_rule]
+        g.setup_order = B.SETUP_ORDERS[v.setup_order]
         g.max_rounds = v.max_rounds
         g.rng = SplitMix64(0)
         g.rng = SplitMix64.from_words(*v.rng)
@@ -712,6 +724,8 @@ def _check_state(v: StateView) -> None:
     for flag in ("acted_here", "end_triggered", "truncated", "build_rule"):
         need(getattr(v, flag) in (0, 1), f"{flag}={getattr(v, flag)} not 0/1")
     need(v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1")
+    need(0 <= v.setup_order < len(B.SETUP_ORDERS),
+         f"setup_order={v.setup_order} not one of {', '.join(B.SETUP_ORDERS)} by index")
     need(0 <= v.build_count <= PER_STALL_LIMIT,
          f"build_count={v.build_count} not in 0..{PER_STALL_LIMIT}")
     need(v.build_count == 0 or (v.build_rule == 1 and v.acted_here and v.phase == ACTIONS),

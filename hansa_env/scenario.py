@@ -126,17 +126,18 @@ def _per_seat(field: str, spec, n: int) -> dict:
     return {_seat(field, p, n): v for p, v in spec.items()}
 
 
-def _draft_stalls(n: int) -> np.ndarray:
-    """Stalls after the setup draft in which every placement takes the first legal city."""
+def _draft_stalls(n: int, order: int) -> np.ndarray:
+    """Stalls after the setup draft in which every placement takes the first legal city
+    (`order`: the setup_order's index, HA23)."""
     stalls = np.zeros((len(B.CITIES), n), dtype=np.int64)
     for i in range(B.SETUP_PLACEMENTS * n):
-        p = setup_seat(n, i)
+        p = setup_seat(n, i, order)
         c = next(c for c in range(len(B.CITIES)) if c != B.COPENHAGEN and stalls[c, p] == 0)
         stalls[c, p] += B.STALLS_PER_PLACEMENT
     return stalls
 
 
-def _setup_step(stalls: np.ndarray, n: int) -> int:
+def _setup_step(stalls: np.ndarray, n: int, order: int) -> int:
     """The number of draft placements that `stalls` shows (phase setup), or ValueError."""
     if stalls[B.COPENHAGEN].any():
         raise _err("stalls", "no stalls in Copenhagen during the setup draft (H8)")
@@ -150,11 +151,11 @@ def _setup_step(stalls: np.ndarray, n: int) -> int:
     for step in range(B.SETUP_PLACEMENTS * n):
         want = [0] * n
         for i in range(step):
-            want[setup_seat(n, i)] += 1
+            want[setup_seat(n, i, order)] += 1
         if want == made:
             return step
     raise _err("stalls", f"placements per seat {made} are not a point of the setup draft "
-                         f"(order 1..n, n..1, n..1; H8)")
+                         f"(setup_order {B.SETUP_ORDERS[order]!r}; H8, HA6, HA23)")
 
 
 def build(num_players: int, *, seed: int = 0, phase: str = "actions", active: int | None = None,
@@ -162,7 +163,7 @@ def build(num_players: int, *, seed: int = 0, phase: str = "actions", active: in
           sold=None, round: int | None = None, acted_here: bool | None = None,
           end_triggered: bool = False, colours=None, piles=None, pile_sizes=None,
           sale=None, loss=None, truncated: bool = False, build_rule: str = "barrels",
-          max_rounds: int = B.DEFAULT_MAX_ROUNDS) -> np.ndarray:
+          max_rounds: int = B.DEFAULT_MAX_ROUNDS, setup_order: str = "forward") -> np.ndarray:
     """A valid Hansa state from readable fields (module docstring for the details).
 
     - `phase`: "setup", "refill", "actions", "selling", "loss", "tax" or "over";
@@ -183,12 +184,14 @@ def build(num_players: int, *, seed: int = 0, phase: str = "actions", active: in
       choosing which token of `colour` to give up, and the colours of the sale (default
       [colour]);
     - `truncated` ("over"): the game stopped at the round cap;
-    - `build_rule`, `max_rounds`: the game options.
+    - `build_rule`, `max_rounds`, `setup_order`: the game options (`setup_order`, HA23,
+      decides who places next in "setup" and the draft of the default stalls).
     """
     n = GAME.check_players(num_players)
     ph = _phase_id(phase)
-    _check_options(build_rule, max_rounds)
-    state = GAME.new_state(n, seed, build_rule=build_rule, max_rounds=max_rounds)
+    _check_options(build_rule, max_rounds, setup_order)
+    state = GAME.new_state(n, seed, build_rule=build_rule, max_rounds=max_rounds,
+                           setup_order=setup_order)
     v = StateView(state)
     f = _read_fields(n, ship, money, hands, sold, sale, warehouses, piles, pile_sizes)
     named = f.named()
@@ -196,7 +199,7 @@ def build(num_players: int, *, seed: int = 0, phase: str = "actions", active: in
     _set_colours(state, n, seed, colours, named, loss_ids[1])
     sizes = _set_tokens(v, f, _token_demand(named, f), end_triggered)
     _check_end_triggered(sizes, end_triggered, ph)
-    board = _stalls_board(stalls, n, ph)
+    board = _stalls_board(stalls, n, ph, int(v.setup_order))
     _set_stalls(v, board, n)
     _set_money(v, n, f.money)
     turn = _read_turn(n, ph, phase, active, round, acted_here, max_rounds)
@@ -227,10 +230,10 @@ def _phase_id(phase) -> int:
     return PHASE[phase]
 
 
-def _check_options(build_rule, max_rounds) -> None:
+def _check_options(build_rule, max_rounds, setup_order) -> None:
     """The game options, checked as the game checks them."""
     try:
-        parse_options(build_rule=build_rule, max_rounds=max_rounds)
+        parse_options(build_rule=build_rule, max_rounds=max_rounds, setup_order=setup_order)
     except ValueError as e:
         raise _err("options", str(e)) from None
 
@@ -536,12 +539,12 @@ def _check_end_triggered(sizes: list, end_triggered, ph: int) -> None:
 # ------------------------------------------------------------ stalls and money
 
 
-def _stalls_board(stalls, n: int, ph: int) -> np.ndarray:
+def _stalls_board(stalls, n: int, ph: int, order: int) -> np.ndarray:
     """The stalls on the board [city, seat]: as given, else those of the first-legal-city
     draft (none yet in setup); no seat has more than he owns."""
     if stalls is None:
         board = (np.zeros((len(B.CITIES), n), dtype=np.int64) if ph == SETUP
-                 else _draft_stalls(n))
+                 else _draft_stalls(n, order))
     else:
         board = _given_stalls(stalls, n)
     for p in range(n):
@@ -619,9 +622,9 @@ def _read_acted_here(acted_here, ph: int, phase: str):
 
 def _set_setup_turn(v, n: int, board: np.ndarray, turn: _Turn) -> None:
     """The draft placement that `board` shows, its seat active and deciding."""
-    step = _setup_step(board, n)
+    step = _setup_step(board, n, int(v.setup_order))
     v.setup_step = step
-    v.active = v.decider = setup_seat(n, step)
+    v.active = v.decider = setup_seat(n, step, int(v.setup_order))
     if turn.active_given and turn.active != v.active:
         raise _err("active", f"{turn.active}, but placement {step + 1} of the draft is seat "
                              f"{v.active}'s")
@@ -808,6 +811,7 @@ def describe(state) -> dict:
         "piles": piles,
         "build_rule": "per_stall" if v.build_rule == 1 else "barrels",
         "max_rounds": int(v.max_rounds),
+        "setup_order": B.SETUP_ORDERS[v.setup_order],
     }
     if ph == SELLING:
         out["sale"] = _names(v.sale)

@@ -63,6 +63,7 @@ LAYOUT = Layout([
     ("supply", MAX_SUPPLY),             # token types in draw order; -1 beyond the last
     ("build_count", 1),     # per_stall: stalls placed so far by the build in progress (0..3)
     ("seat_vp", MAX_PLAYERS),  # option seat_vp: VP each seat adds to its score (HA22), 0 off
+    ("setup_order", 1),     # option setup_order (HA23): 0 forward (HA6), 1 reverse, 2 snake
 ])
 STATE_SIZE = LAYOUT.size
 

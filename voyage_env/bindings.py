@@ -42,7 +42,8 @@ class VoyageKernels(Batch):
         self.m = aux.m
 
     def init(self, s, n, seed, simple_deck, black_ship, max_rounds, dice_movement=0, *seat):
-        """`seat`: parse_options' seat_vp and seat_cards, four entries each (VA40, VA41)."""
+        """`seat`: parse_options' seat_vp and seat_cards, four entries each (VA40, VA41),
+        then rotate_order (VA42)."""
         K.init(s, self.m, n, seed, simple_deck, black_ship, max_rounds, dice_movement, *seat)
 
     def step(self, s, a):
@@ -82,7 +83,7 @@ CAPABILITIES = frozenset({"random_playout", "turn_order", "batch", "jit"})
 
 def _init(aux, s, num_players, seed, opts):
     # opts: parse_options' values (simple_deck, black_ship, max_rounds, dice_movement,
-    # seat_vp x4, seat_cards x4)
+    # seat_vp x4, seat_cards x4, rotate_order)
     K.init_opts(s, aux.m, num_players, seed, opts)
 
 

@@ -37,6 +37,7 @@ RULES = (
     ("simple_deck", "0 or 1"),
     ("black_ship", "0 or 1 (1 only on a map with Melaka)"),
     ("dice_movement", "0 or 1 (1 not with simple_deck)"),
+    ("rotate_order", "0 or 1 (1 not with dice_movement)"),
     ("bid_raised", "0 or 1"),
     ("turn_over", "0 or 1"),
     ("bid_high", f"in 0..{R.UPGRADED_DISCS}"),
@@ -80,8 +81,8 @@ RULES = (
     ("<legal actions>", "there while the game is not over (this state has none)"),
 )
 (R_LENGTH, R_NP, R_PHASE, R_DECIDER, R_ACTIVE, R_POSITION, R_MAX_ROUNDS, R_ROUND, R_TRUNC,
- R_END, R_SIMPLE, R_BLACK_OPT, R_DICE, R_BID_RAISED, R_TURN_OVER, R_BID_HIGH, R_BID_LEADER,
- R_BID_PASSES, R_BID_TURN, R_ORDER_STEP, R_ARR_STAGE, R_ARR_HEX, R_CARD_STAGE, R_CARD,
+ R_END, R_SIMPLE, R_BLACK_OPT, R_DICE, R_ROTATE, R_BID_RAISED, R_TURN_OVER, R_BID_HIGH,
+ R_BID_LEADER, R_BID_PASSES, R_BID_TURN, R_ORDER_STEP, R_ARR_STAGE, R_ARR_HEX, R_CARD_STAGE, R_CARD,
  R_REACT_K, R_REACT_SEAT, R_REACT_BUDGET, R_REACTION, R_COMPASS_LEFT, R_ATTACKQ, R_UPG_GIVEN,
  R_BLACK_HEX, R_DECK_SIZE, R_DECK, R_DISCARD, R_HAND, R_CARDS, R_KINDS, R_ORDER, R_RANKING,
  R_NEW_ORDER, R_SHIP, R_DISCS, R_SPENT, R_BID, R_TARGETS, R_DISCOVERED, R_PLAYER,
@@ -111,12 +112,14 @@ def _scalars(s, m, n):
     if not _in(s[K.ROUND], 1, s[K.MAX_ROUNDS]):
         return R_ROUND
     for at, rule in ((K.TRUNC, R_TRUNC), (K.END_TRIG, R_END), (K.SIMPLE, R_SIMPLE),
-                     (K.BLACK_OPT, R_BLACK_OPT), (K.DICE, R_DICE),
+                     (K.BLACK_OPT, R_BLACK_OPT), (K.DICE, R_DICE), (K.ROTATE, R_ROTATE),
                      (K.BID_RAISED, R_BID_RAISED), (K.TURN_OVER, R_TURN_OVER)):
         if not _in(s[at], 0, 1):
             return rule
     if s[K.DICE] == 1 and s[K.SIMPLE] == 1:
         return R_DICE
+    if s[K.DICE] == 1 and s[K.ROTATE] == 1:
+        return R_ROTATE
     if s[K.BLACK_OPT] == 1 and m[K.M_BLACK_START] < 0:
         return R_BLACK_OPT
     if not _in(s[K.BID_HIGH], 0, R.UPGRADED_DISCS):

@@ -37,19 +37,24 @@ def _options_parser(voyage_map):
 
     def parse_options(simple_deck: bool = False, black_ship: bool = False,
                       max_rounds: int = R.DEFAULT_MAX_ROUNDS, dice_movement: bool = False,
-                      seat_vp=(), seat_cards=()):
+                      seat_vp=(), seat_cards=(), rotate_order: bool = False):
         """simple_deck (rules §15 variant 1), black_ship (mini-expansion), max_rounds cap,
         dice_movement (§15 variant 2: 2d6 movement points per turn, VA34), seat_vp and
-        seat_cards (compensation by initial position, VA40, VA41). Returns the init
+        seat_cards (compensation by initial position, VA40, VA41), rotate_order (the turn
+        order rotates before every auction from round 2 on, VA42). Returns the init
         arguments (simple_deck, black_ship, max_rounds, dice_movement, seat_vp x4,
-        seat_cards x4)."""
+        seat_cards x4, rotate_order)."""
         for name, value in (("simple_deck", simple_deck), ("black_ship", black_ship),
-                            ("dice_movement", dice_movement)):
+                            ("dice_movement", dice_movement), ("rotate_order", rotate_order)):
             if not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
         if dice_movement and simple_deck:
             raise ValueError("dice_movement=True and simple_deck=True do not combine: the "
                              "dice variant uses no wind cards at all (rules §15, VA39)")
+        if dice_movement and rotate_order:
+            raise ValueError("rotate_order=True and dice_movement=True do not combine: the "
+                             "dice variant rotates the order already and has no auction "
+                             "(VA34, VA42)")
         if black_ship and not has_melaka:
             raise ValueError(f"black_ship needs a port named Melaka on map {voyage_map.name!r} "
                              "(the Black Ship starts there, V57)")
@@ -61,7 +66,7 @@ def _options_parser(voyage_map):
             raise ValueError("seat_cards needs wind-card hands, which simple_deck and "
                              "dice_movement do not have (VA41)")
         return (int(simple_deck), int(black_ship), int(max_rounds), int(dice_movement),
-                *vp, *cards)
+                *vp, *cards, int(rotate_order))
 
     return parse_options
 
@@ -381,7 +386,7 @@ def make_game(voyage_map=None) -> Game:
         render_rgb=render_rgb,
         option_defaults={"simple_deck": False, "black_ship": False,
                          "max_rounds": R.DEFAULT_MAX_ROUNDS, "dice_movement": False,
-                         "seat_vp": (), "seat_cards": ()},
+                         "seat_vp": (), "seat_cards": (), "rotate_order": False},
         option_choices={"seat_vp": ((0, 1, 2, 3),), "seat_cards": ((0, 1, 2, 3),)},
         check_options=check_options,
         board=vmap,

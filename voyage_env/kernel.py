@@ -9,6 +9,8 @@ moves, reactions, the red die, the blue card) is queued in state fields and drai
 Variant 2 (`dice_movement`, V54, VA34; docs/voyage_engine.md "Dice movement"): no bidding
 (the order rotates each round), no wind or target cards, blue and red symbols ignored; each
 turn starts with 2d6 movement points drawn from the state's generator, held in `discs`.
+The project variant `rotate_order` (VA42) rotates the order the same way before every
+auction from round 2 on (`end_round`), the auction kept.
 """
 
 import numpy as np
@@ -103,8 +105,8 @@ ORDER_, RANKING, NEW_ORDER, DISCARD, STOCK, DISCOVERED = (
 SHIP, DISCS, SPENT, BIDS, VP, UPGRADED, DOCKED, ATTACKED, TILES, BEST_TILE = (
     _o("ship"), _o("discs"), _o("spent"), _o("bid"), _o("vp"), _o("upgraded"), _o("docked"),
     _o("attacked"), _o("tiles"), _o("best_tile"))
-HAND, TARGETS, CUBES, WRECKED, DECK = (
-    _o("hand"), _o("targets"), _o("cubes"), _o("wrecked"), _o("deck"))
+HAND, TARGETS, CUBES, WRECKED, DECK, ROTATE = (
+    _o("hand"), _o("targets"), _o("cubes"), _o("wrecked"), _o("deck"), _o("rotate_order"))
 
 STATE_SIZE = LAYOUT.size
 NUM_ACTIONS = A.NUM_ACTIONS
@@ -235,9 +237,11 @@ def draw_to(s, p, size):
 
 @njit(cache=True)
 def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_movement=0,
-         vp0=0, vp1=0, vp2=0, vp3=0, cards0=0, cards1=0, cards2=0, cards3=0):
+         vp0=0, vp1=0, vp2=0, vp3=0, cards0=0, cards1=0, cards2=0, cards3=0,
+         rotate_order=0):
     """A fresh game (V1-V8). vp0..3 and cards0..3: the options seat_vp and seat_cards by
-    initial turn-order position (VA40, VA41)."""
+    initial turn-order position (VA40, VA41); rotate_order: 1 rotates the turn order before
+    every auction from round 2 on (VA42)."""
     s[:] = 0
     n = num_players
     s[NP] = n
@@ -245,6 +249,7 @@ def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_move
     s[SIMPLE] = simple_deck
     s[BLACK_OPT] = black_ship
     s[DICE] = dice_movement
+    s[ROTATE] = rotate_order
     s[TILES_TOTAL] = n + 1
     rng.seed_state(s, RNG, seed)
     for k in range(MAXP):
@@ -285,12 +290,13 @@ def init(s, m, num_players, seed, simple_deck, black_ship, max_rounds, dice_move
 @njit(cache=True)
 def init_opts(s, m, num_players, seed, opts):
     """init with parse_options' values as one int64 vector (simple_deck, black_ship,
-    max_rounds, dice_movement, seat_vp x4, seat_cards x4); missing entries count as 0."""
-    x = np.zeros(12, dtype=np.int64)
-    k = min(len(opts), 12)
+    max_rounds, dice_movement, seat_vp x4, seat_cards x4, rotate_order); missing entries
+    count as 0."""
+    x = np.zeros(13, dtype=np.int64)
+    k = min(len(opts), 13)
     x[:k] = opts[:k]
     init(s, m, num_players, seed, x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8],
-         x[9], x[10], x[11])
+         x[9], x[10], x[11], x[12])
 
 
 @kernel
@@ -342,13 +348,19 @@ def dice_round(s):
     """The dice variant has no auction (VA34): from round 2 on the turn order rotates (the
     first position moves to the last); the caller then starts the first turn."""
     reset_auction(s)
-    n = s[NP]
     if s[ROUND] > 1:
-        first = s[ORDER_]
-        for pos in range(n - 1):
-            s[ORDER_ + pos] = s[ORDER_ + pos + 1]
-        s[ORDER_ + n - 1] = first
+        rotate_order(s)
     s[POSITION] = -1
+
+
+@kernel
+def rotate_order(s):
+    """The first position moves to the last, the others up by one (VA34, VA42)."""
+    n = s[NP]
+    first = s[ORDER_]
+    for pos in range(n - 1):
+        s[ORDER_ + pos] = s[ORDER_ + pos + 1]
+    s[ORDER_ + n - 1] = first
 
 
 @kernel
@@ -526,6 +538,8 @@ def end_round(s):
     if s[DICE] == 1:
         dice_round(s)
         return True
+    if s[ROTATE] == 1:  # VA42: the start position passes on before the auction
+        rotate_order(s)
     start_bidding(s)
     return False
 

@@ -317,6 +317,10 @@ class VoyageGame(ReferenceGame):
       its attacks still roll the wreck die (V61 is no red symbol).
     - The end is unchanged (V49: the round of the last monastery tile, or the round cap);
       without target cards the final VP are the VP scored in play.
+
+    Rotating start position (`rotate_order`, VA42)
+    - From round 2 on, the order left by the round before (after its auction) rotates by
+      one position before the bidding starts; the auction then runs on it as usual.
     """
 
     STATE_SIZE = STATE_SIZE
@@ -327,7 +331,7 @@ class VoyageGame(ReferenceGame):
 
     def __init__(self, num_players: int, seed: int, voyage_map=None, simple_deck=False,
                  black_ship=False, max_rounds: int = R.DEFAULT_MAX_ROUNDS,
-                 dice_movement=False, seat_vp=(), seat_cards=()):
+                 dice_movement=False, seat_vp=(), seat_cards=(), rotate_order=False):
         if not is_int(num_players) or not R.MIN_PLAYERS <= num_players <= R.MAX_PLAYERS:
             raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
         if not is_int(seed) or not 0 <= seed < 2**63:
@@ -341,6 +345,11 @@ class VoyageGame(ReferenceGame):
         if dice_movement and simple_deck:
             raise ValueError("dice_movement and simple_deck do not combine: the dice variant "
                              "has no wind cards (VA39)")
+        if not isinstance(rotate_order, (bool, np.bool_)):
+            raise ValueError(f"rotate_order must be a bool, got {rotate_order!r}")
+        if rotate_order and dice_movement:
+            raise ValueError("rotate_order and dice_movement do not combine: the dice variant "
+                             "already rotates the order (VA34, VA42)")
         if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
             raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
         bonus_vp = _schedule("seat_vp", seat_vp, num_players, R.SEAT_VP_LIMIT)
@@ -356,6 +365,7 @@ class VoyageGame(ReferenceGame):
         self.simple_deck = bool(simple_deck)
         self.black_ship = bool(black_ship)
         self.dice_movement = bool(dice_movement)
+        self.rotate_order = bool(rotate_order)            # VA42
         self.max_rounds = int(max_rounds)
         self.rng = SplitMix64(int(seed))
         self.round = 1
@@ -654,8 +664,11 @@ class VoyageGame(ReferenceGame):
 
     def _start_round(self) -> None:
         """V9: the auction, then the turns. Dice variant (VA34): no auction; the turn order
-        rotates by one position from round 2 on, then the first turn starts."""
+        rotates by one position from round 2 on, then the first turn starts. VA42
+        (rotate_order): the order rotates the same way, then the auction runs on it."""
         if not self.dice_movement:
+            if self.rotate_order and self.round > 1:
+                self.order = self.order[1:] + self.order[:1]
             self._start_bidding()
             return
         self.bid_high, self.bid_leader = 0, -1
@@ -1181,6 +1194,7 @@ class VoyageGame(ReferenceGame):
             "compass_left": self.compass_left, "turn_over": int(self.turn_over),
             "attack_queue": self.attack_queue, "upgrade_given": self.upgrade_given,
             "black_hex": self.black_hex, "deck_size": len(self.deck.cards),
+            "rotate_order": int(self.rotate_order),
         }
         for name, value in scalars.items():
             s[AT[name]] = value
@@ -1224,6 +1238,7 @@ class VoyageGame(ReferenceGame):
         n = g.num_players = v.num_players
         g.simple_deck, g.black_ship = bool(v.simple_deck), bool(v.black_ship)
         g.dice_movement = bool(v.dice_movement)
+        g.rotate_order = bool(v.rotate_order)
         g.max_rounds, g.round = v.max_rounds, v.round
         g.truncated, g.end_triggered = bool(v.truncated), bool(v.end_triggered)
         g.rng = SplitMix64(0)
@@ -1268,7 +1283,7 @@ class VoyageGame(ReferenceGame):
 
 # Scalar fields that hold 0 or 1.
 _BINARY_FLAGS = ("truncated", "end_triggered", "simple_deck", "black_ship", "dice_movement",
-                 "bid_raised", "turn_over")
+                 "rotate_order", "bid_raised", "turn_over")
 # Per-seat fields, a scalar or a row for each seat; an unused seat holds zeros in all of them.
 _SEAT_SCALARS = ("ship", "discs", "spent", "bid", "vp", "upgraded", "docked", "attacked",
                  "tiles", "best_tile")
@@ -1319,6 +1334,8 @@ def _check_options_and_round(v: StateView, n: int) -> None:
         _need(getattr(v, flag) in (0, 1), f"{flag}={getattr(v, flag)} not 0/1")
     _need(not (v.dice_movement and v.simple_deck),
           "dice_movement and simple_deck do not combine (VA39)")
+    _need(not (v.dice_movement and v.rotate_order),
+          "rotate_order and dice_movement do not combine (VA42)")
     _need(v.max_rounds >= 1, f"max_rounds={v.max_rounds} < 1")
     _need(1 <= v.round <= v.max_rounds, f"round={v.round} not in 1..max_rounds")
     _need(not v.truncated or v.phase == GAME_OVER, "truncated but the game is not over")

@@ -329,7 +329,8 @@ def _set_tiles(v, b, tiles):
 
 def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, order=None,
           round: int = 1, max_rounds: int = R.DEFAULT_MAX_ROUNDS, simple_deck: bool = False,
-          black_ship: bool = False, dice_movement: bool = False, ships=None, hands=None,
+          black_ship: bool = False, dice_movement: bool = False, rotate_order: bool = False,
+          ships=None, hands=None,
           discard=None, deck=None, deck_top=None, cubes=None, wrecked=None, upgraded=None,
           discs=None, spent=None, bids=None, vp=None, tiles=None, targets=None,
           discovered=None, docked=None, attacked=None, black_hex=None, rng=None,
@@ -346,6 +347,7 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     tiles {seat: [tile numbers]} (every holder; all tiles taken ends the game after the
     round, V49); targets {seat: [port names]} (k west + k east); discovered {port: seat};
     dice_movement: variant 2 (module docstring: discs = the active seat's roll);
+    rotate_order: the project variant VA42 (the order rotates before every later auction);
     docked, attacked [seats]; black_hex (a space); rng (the 64-bit generator word);
     game: another `Game` (map) than the default board.
     """
@@ -355,7 +357,8 @@ def build(num_players: int, *, seed: int = 0, phase: str = "move", active=None, 
     max_rounds = _int(max_rounds, "max_rounds", 1, 1000)
     round = _int(round, "round", 1, max_rounds)
     s = game.new_state(n, seed, simple_deck=simple_deck, black_ship=black_ship,
-                       max_rounds=max_rounds, dice_movement=dice_movement)
+                       max_rounds=max_rounds, dice_movement=dice_movement,
+                       rotate_order=rotate_order)
     v = StateView(s)
     b = _Builder(game, n)
     bidding = phase == "bid"
@@ -755,6 +758,7 @@ def describe(state: np.ndarray, game=None) -> dict:
         "simple_deck": bool(v.simple_deck),
         "black_ship": bool(v.black_ship),
         "dice_movement": bool(v.dice_movement),
+        "rotate_order": bool(v.rotate_order),
         "ships": {p: b.hex_name(int(v.ship[p])) for p in seats},
         "hands": {p: {R.CARD_KINDS[k]: int(v.hand[p, k])
                       for k in range(R.NUM_CARD_KINDS) if v.hand[p, k]} for p in seats},

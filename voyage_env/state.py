@@ -102,6 +102,7 @@ LAYOUT = Layout([
     ("cubes", (MAX_PLAYERS, len(GOODS))),
     ("wrecked", (MAX_PLAYERS, NUM_SHIPS)),
     ("deck", DECK_SIZE),         # card kinds; the top is deck[deck_size - 1]
+    ("rotate_order", 1),         # option rotate_order (VA42): 1 = the order rotates each round
 ])
 STATE_SIZE = LAYOUT.size
 

@@ -35,7 +35,10 @@ def test_a_sample_of_the_soak_agrees():
         in labels
     assert ("hansa", "build_rule=barrels+seat_talers=(0, 1, 2, 3)+seat_vp=(0, 1, 2, 3)") \
         in labels
-    assert len([s for s in specs if s.name == "voyage"]) == 6 + 1 + 1, "dice+simple is refused"
+    assert ("hansa", "build_rule=barrels+setup_order=reverse") in labels \
+        and ("voyage", "rotate_order") in labels
+    assert len([s for s in specs if s.name == "voyage"]) == 6 + 1 + 1 + 1, \
+        "dice+simple is refused"
     steps = 0
     for sp in specs:
         o = soak.play(sp)

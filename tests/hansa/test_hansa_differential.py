@@ -31,6 +31,8 @@ def test_kernel_equals_reference_on_random_games(n):
         opts = dict(build_rule=build_rule, max_rounds=max_rounds)
         if g % 4 == 1:  # the compensation variants (HA21, HA22), by seat
             opts.update(seat_talers=(0, 1, 2, 4)[:n], seat_vp=(0, 3, 1, 7)[:n])
+        if g % 6 in (2, 5):  # the opening-placement orders (HA23)
+            opts.update(setup_order="reverse" if g % 6 == 2 else "snake")
         state = GAME.new_state(n, seed, **opts)
         ref = HansaGame(n, seed, **opts)
         full = g % 20 == 0  # observations of every seat at every step in some games

@@ -101,8 +101,8 @@ def test_VA39_dice_movement_with_simple_deck_is_refused_naming_both_options():
 def test_the_option_flows_through_options_env_and_defaults():
     assert GAME.option_defaults["dice_movement"] is False
     assert GAME.resolve_options(DICE)["dice_movement"] is True
-    # then seat_vp and seat_cards, four entries each (VA40, VA41)
-    assert GAME.parse_options(dice_movement=True, black_ship=True) == (0, 1, 40, 1) + (0,) * 8
+    # then seat_vp and seat_cards, four entries each (VA40, VA41), and rotate_order (VA42)
+    assert GAME.parse_options(dice_movement=True, black_ship=True) == (0, 1, 40, 1) + (0,) * 9
     with pytest.raises(ValueError, match="dice_movement must be True or False"):
         GAME.new_state(2, 0, dice_movement=1)
     env = tradewinds.make("voyage", num_players=3, dice_movement=True, seed=3)

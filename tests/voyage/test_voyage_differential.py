@@ -21,7 +21,8 @@ OPTIONS = [dict(), dict(simple_deck=True), dict(black_ship=True),
            dict(simple_deck=True, black_ship=True), dict(dice_movement=True),
            dict(dice_movement=True, black_ship=True),
            dict(seat_vp=(0, 2, 5, 9), seat_cards=(0, 1, 2, 3)),       # VA40, VA41
-           dict(seat_vp=(0, 3, 6, 9), dice_movement=True)]
+           dict(seat_vp=(0, 3, 6, 9), dice_movement=True),
+           dict(rotate_order=True), dict(rotate_order=True, black_ship=True)]   # VA42
 
 
 def _compare(game, state, ref, n, full):
