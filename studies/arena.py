@@ -53,6 +53,7 @@ import json
 import math
 import os
 import platform
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent import futures
@@ -348,6 +349,17 @@ def _exit_with_parent(poll: float = 0.5) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+def _quiet_broken_pool(hook):
+    """An excepthook that drops one known race of CPython 3.11's process pool: killed
+    workers make its manager thread set an exception on a future that shutdown has just
+    cancelled (InvalidStateError), a traceback on stderr for nothing lost."""
+    def quiet(args):
+        if not (isinstance(args.exc_value, futures.InvalidStateError)
+                and type(args.thread).__name__ == "_ExecutorManagerThread"):
+            hook(args)
+    return quiet
+
+
 class LocalBackend:
     """Chunks in this process (workers=1) or in a spawn-context process pool."""
 
@@ -382,10 +394,15 @@ class LocalBackend:
         """Shut the pool down; `kill` ends running chunks at once (their games are lost,
         stored ones are kept) instead of waiting for them."""
         if self.pool is not None:
+            hook = threading.excepthook
             if kill:
+                threading.excepthook = _quiet_broken_pool(hook)
                 for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
                     proc.terminate()
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            try:
+                self.pool.shutdown(wait=True, cancel_futures=True)   # joins its manager
+            finally:
+                threading.excepthook = hook
             self.pool = None
 
     def __enter__(self):

@@ -298,3 +298,27 @@ def test_kill_9_loses_at_most_the_games_in_flight(tmp_path):
     got, want = (summarize_rows(r, study, n_boot=500) for r in (rows, reference))
     assert got.pop("game_seconds_total") > 0 and want.pop("game_seconds_total") > 0
     assert got == want
+
+
+def test_only_the_pools_cancelled_future_race_is_kept_off_stderr():
+    """`LocalBackend.close(kill=True)`'s excepthook drops CPython 3.11's InvalidStateError
+    from the pool's manager thread (a future shutdown cancelled) and nothing else."""
+    from concurrent import futures as cf
+
+    from studies.arena import _quiet_broken_pool
+
+    class _ExecutorManagerThread:
+        pass
+
+    class Args:
+        def __init__(self, exc, thread):
+            self.exc_value, self.thread = exc, thread
+
+    passed = []
+    hook = _quiet_broken_pool(passed.append)
+    race = Args(cf.InvalidStateError("CANCELLED"), _ExecutorManagerThread())
+    other_error = Args(ValueError("real"), _ExecutorManagerThread())
+    other_thread = Args(cf.InvalidStateError("CANCELLED"), object())
+    for args in (race, other_error, other_thread):
+        hook(args)
+    assert passed == [other_error, other_thread]
