@@ -81,14 +81,7 @@ def append_row(path: Path, columns: list, row: dict) -> None:
         with open(path, newline="") as f:
             header = next(csv.reader(f), [])
         if header != list(columns):
-            old = read_rows(path)
-
-            def rewrite(tmp):
-                with open(tmp, "w", newline="") as f:
-                    w = csv.DictWriter(f, fieldnames=columns)
-                    w.writeheader()
-                    w.writerows({k: r.get(k, "") for k in columns} for r in old)
-            atomic_write(path, rewrite)
+            write_rows(path, columns, read_rows(path))
     with open(path, "a", newline="") as f:
         w = csv.DictWriter(f, fieldnames=columns)
         if new:
@@ -105,8 +98,12 @@ def read_rows(path: Path) -> list[dict]:
 
 def keep_rows_through(path: Path, columns: list, steps: int) -> None:
     """Drop log rows written after the checkpoint a resumed run restarts from."""
-    rows = [r for r in read_rows(path) if int(r["steps"]) <= steps]
+    write_rows(path, columns, [r for r in read_rows(path) if int(r["steps"]) <= steps])
 
+
+def write_rows(path: Path, columns: list, rows: list[dict]) -> None:
+    """Replace the log at `path` atomically with `rows` under `columns` (blank where a row
+    has no value)."""
     def write(tmp):
         with open(tmp, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=columns)
