@@ -40,21 +40,31 @@ def label_chunk(game_name: str, num_players: int, first_seed: int, games: int, e
                 simulations: int) -> dict:
     """Heuristic games first_seed.. and, at their recorded positions, the search's visit
     distribution (policy), the game's outcome by relative seat and the root value (q)."""
-    from agents import heuristic, ismcts
     from tradewinds import registry
     from training.alphazero.warmstart import heuristic_records
 
     game = registry.game(game_name)
     found = heuristic_records(game, num_players, games, seed=first_seed, every=every,
                               keep_states=True)
-    settings = {**ismcts.GENERIC, **ismcts.DEFAULTS.get(game_name, {})}
-    gen = np.random.default_rng([first_seed, 0x7EAC])
-    n = len(found["obs"])
+    policy, q = search_labels(game, found["state"], found["mask"], simulations,
+                              np.random.default_rng([first_seed, 0x7EAC]))
+    return {"obs": found["obs"], "mask": found["mask"], "policy": policy,
+            "outcome": found["value"], "q": q}
+
+
+def search_labels(game, states: np.ndarray, masks: np.ndarray, simulations: int,
+                  gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """At each state, the deciding seat's `mcts:<simulations>` (the game's settings, from
+    its own information set): the root's visit shares and its value for that seat."""
+    from agents import heuristic, ismcts
+
+    settings = {**ismcts.GENERIC, **ismcts.DEFAULTS.get(game.name, {})}
+    n = len(states)
     policy = np.zeros((n, game.num_actions), np.float32)
     q = np.zeros(n, np.float32)
     for i in range(n):
-        state = found["state"][i]
-        mask = found["mask"][i].astype(np.int8)
+        state = states[i]
+        mask = masks[i].astype(np.int8)
         _, tree = ismcts.search(game, state, game.current_player(state),
                                 heuristic.rng_key(gen), simulations, settings["c"],
                                 settings["rollout"], None, mask, settings["depth"],
@@ -64,8 +74,7 @@ def label_chunk(game_name: str, num_players: int, first_seed: int, games: int, e
         visits = tree.visits[kids[seen]].astype(np.float64)
         policy[i, seen] = visits / visits.sum()
         q[i] = tree.value[kids[seen]].sum() / visits.sum()
-    return {"obs": found["obs"], "mask": found["mask"], "policy": policy,
-            "outcome": found["value"], "q": q}
+    return policy, q
 
 
 def chunk_path(labels: Path, first_seed: int) -> Path:

@@ -19,14 +19,33 @@ from training.alphazero.selfplay import empty_records
 
 
 @njit(cache=True)
+def _net_action(aux, w, s, p, mask, ob, logits, value_logits):
+    """The raw net's arg-max over the legal actions, from seat p's observation."""
+    jit.observe(aux, s, p, ob[0])
+    pvnet.forward(w, ob, logits, value_logits)
+    best, pick = -np.inf, -1
+    for a in range(mask.shape[0]):
+        if mask[a] != 0 and logits[0, a] > best:
+            best, pick = logits[0, a], a
+    return pick
+
+
+@njit(cache=True)
 def _play(aux, s, num_players, first_seed, games, every, opts, key, obs, masks, actions,
-          seats, game_of, returns, states, keep_states):
-    """Play `games` heuristic games into the record arrays (stops when they are full),
-    recording one non-forced decision in `every` (with `keep_states`, its full state too,
-    for a search to label); returns (records written, games finished)."""
+          seats, game_of, returns, states, keep_states, w, beta):
+    """Play `games` games into the record arrays (stops when they are full), recording
+    the heuristic's decision at one non-forced decision in `every` (with `keep_states`,
+    its full state too, for a search to label); returns (records written, games
+    finished). With `beta` < 1 a non-forced decision is played by the net `w` instead,
+    with probability 1 - beta (DAgger: the positions the net reaches, the heuristic's
+    labels); `beta` = 1 draws nothing extra, so heuristic games stay as they were."""
     num_actions = masks.shape[1]
     mask = np.zeros(num_actions, dtype=np.int8)
     ret = np.zeros(returns.shape[1], dtype=np.float64)
+    ob = np.zeros((1, obs.shape[1]), dtype=np.float32)
+    logits = np.zeros((1, num_actions), dtype=np.float32)
+    value_logits = np.zeros((1, pvnet.MAX_SEATS), dtype=np.float32)
+    net_share = np.int64((1.0 - beta) * (1 << 24))
     k = 0
     for g in range(games):
         jit.init(aux, s, num_players, first_seed + g, opts)
@@ -52,6 +71,8 @@ def _play(aux, s, num_players, first_seed, games, every, opts, key, obs, masks, 
                 if keep_states:
                     states[k, :] = s
                 k += 1
+            if legal > 1 and beta < 1.0 and rng.below(key, 0, 1 << 24) < net_share:
+                a = _net_action(aux, w, s, p, mask, ob, logits, value_logits)
             jit.step(aux, s, a)
         jit.returns(aux, s, ret)
         for q in range(ret.shape[0]):
@@ -63,23 +84,38 @@ CHUNK_GAMES = 250
 
 
 def heuristic_records(game, num_players: int, games: int, seed: int = 0,
-                      every: int = 1, keep_states: bool = False) -> dict:
+                      every: int = 1, keep_states: bool = False,
+                      net: pvnet.Weights | None = None, beta: float = 1.0) -> dict:
     """Records of `games` heuristic games with seeds seed.. (self-play's record layout),
     one non-forced decision in `every` (a game's positions share its outcome: fewer per
     game and more games keep the value head from learning the games instead of the
     positions), played in chunks so the float32 scratch stays small. `keep_states`: the
-    records also hold each position's full state ("state") and game seed ("game")."""
+    records also hold each position's full state ("state") and game seed ("game").
+    With `net`, each non-forced decision is the net's with probability 1 - `beta` and the
+    records still hold the heuristic's choice there (`training.alphazero.dagger`)."""
     if not isinstance(every, int) or every < 1:
         raise ValueError(f"every must be a positive integer, got {every!r}")
+    if not 0.0 <= beta <= 1.0:
+        raise ValueError(f"beta must be in [0, 1], got {beta!r}")
+    if net is None:
+        if beta < 1.0:
+            raise ValueError("beta < 1 needs a net to play the other decisions")
+        net = _no_net(game)
     parts = [_chunk(game, num_players, seed + first, min(CHUNK_GAMES, games - first), every,
-                    keep_states) for first in range(0, games, CHUNK_GAMES)]
+                    keep_states, net, beta) for first in range(0, games, CHUNK_GAMES)]
     if not parts:
         return empty_records(game.obs_size, game.num_actions)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def _no_net(game) -> pvnet.Weights:
+    """A one-unit net: the type `_play` compiles for, never called when beta is 1."""
+    config = pvnet.NetConfig(game.name, 2, game.obs_size, game.num_actions, 1, 0)
+    return pvnet.random_weights(config)
+
+
 def _chunk(game, num_players: int, seed: int, games: int, every: int,
-           keep_states: bool = False) -> dict:
+           keep_states: bool, net: pvnet.Weights, beta: float) -> dict:
     cap = games * 600 // every + 600
     obs = np.zeros((cap, game.obs_size), np.float32)
     masks = np.zeros((cap, game.num_actions), np.int8)
@@ -93,7 +129,7 @@ def _chunk(game, num_players: int, seed: int, games: int, every: int,
     s = np.zeros(game.state_size, np.int32)
     states = np.zeros((cap if keep_states else 1, game.state_size), np.int32)
     k, _ = _play(game.aux, s, num_players, seed, games, every, opts, key, obs, masks,
-                 actions, seats, game_of, returns, states, keep_states)
+                 actions, seats, game_of, returns, states, keep_states, net, float(beta))
     out = empty_records(game.obs_size, game.num_actions, k)
     out["obs"][:] = obs[:k]
     out["mask"][:] = masks[:k] != 0

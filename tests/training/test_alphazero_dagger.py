@@ -1,0 +1,174 @@
+"""training/alphazero/dagger.py and the net-played games of warmstart.heuristic_records."""
+
+import numpy as np
+import pytest
+
+from agents import pvnet
+from agents.heuristic import HeuristicAgent
+from tradewinds import registry
+from training import checkpoints as ck
+from training.alphazero import dagger, warmstart
+
+
+def biased_net(game, num_players, action, width=4):
+    """A net whose logits are 0 but for `action`'s (large): its arg-max is `action` when
+    legal, else the lowest legal id."""
+    config = pvnet.NetConfig(game.name, num_players, game.obs_size, game.num_actions,
+                             width, 0)
+    w = pvnet.random_weights(config, scale=0.0)
+    w.b_pi[action] = 50.0
+    return w
+
+
+def test_heuristic_games_do_not_change_when_a_net_is_given_with_beta_one():
+    g = registry.game("voyage")
+    plain = warmstart.heuristic_records(g, 2, 3, seed=4, every=5)
+    net = warmstart.heuristic_records(g, 2, 3, seed=4, every=5,
+                                      net=biased_net(g, 2, 10), beta=1.0)
+    for k in plain:
+        np.testing.assert_array_equal(plain[k], net[k])
+
+
+def test_the_net_plays_and_the_heuristic_labels_the_positions_it_reaches():
+    g = registry.game("voyage")
+    net = pvnet.load("agents/nets/voyage_2p.npz")[0]
+    heur = warmstart.heuristic_records(g, 2, 3, seed=4, every=3, keep_states=True)
+    mixed = warmstart.heuristic_records(g, 2, 3, seed=4, every=3, keep_states=True,
+                                        net=net, beta=0.0)
+    # other games: the net's choices took them elsewhere ...
+    assert len(heur["obs"]) != len(mixed["obs"]) or (heur["state"] != mixed["state"]).any()
+    # ... and the labels are the heuristic's choices there (the Voyage heuristic decides
+    # by the position alone), legal, one-hot
+    agent = HeuristicAgent("voyage")
+    rng = np.random.default_rng(0)
+    for i in range(0, len(mixed["obs"]), 7):
+        s = mixed["state"][i]
+        mask = g.legal_mask(s)
+        label = int(mixed["policy"][i].argmax())
+        assert mixed["policy"][i].sum() == 1 and mask[label]
+        assert label == agent.act(g.observe(s, g.current_player(s)), mask, rng, state=s.copy())
+
+
+def test_net_action_is_the_arg_max_over_legal_actions():
+    g = registry.game("hansa")
+    s = g.new_state(2, seed=1)
+    mask = g.legal_mask(s)
+    legal = np.flatnonzero(mask)
+    ob = np.zeros((1, g.obs_size), np.float32)
+    logits = np.zeros((1, g.num_actions), np.float32)
+    value = np.zeros((1, pvnet.MAX_SEATS), np.float32)
+    p = g.current_player(s)
+    for want in (legal[-1], legal[0]):
+        w = biased_net(g, 2, int(want))
+        assert warmstart._net_action(g.aux, w, s, p, mask, ob, logits, value) == want
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    w = biased_net(g, 2, illegal)          # its favourite is illegal: the first legal id
+    assert warmstart._net_action(g.aux, w, s, p, mask, ob, logits, value) == legal[0]
+
+
+def test_beta_must_be_a_probability_and_needs_a_net_below_one():
+    g = registry.game("hansa")
+    with pytest.raises(ValueError, match="beta must be in"):
+        warmstart.heuristic_records(g, 2, 1, beta=1.5)
+    with pytest.raises(ValueError, match="needs a net"):
+        warmstart.heuristic_records(g, 2, 1, beta=0.5)
+
+
+def tiny_net(tmp_path, game="hansa"):
+    g = registry.game(game)
+    config = pvnet.NetConfig(game, 2, g.obs_size, g.num_actions, 16, 1)
+    return pvnet.save(tmp_path / "init.npz", pvnet.random_weights(config, seed=3), config,
+                      {"command": "made by the test"})
+
+
+ARGS = ["--games", "6", "--every", "3", "--warm-games", "8", "--warm-every", "3",
+        "--held-games", "2", "--rate-games", "4", "--batch", "32", "--device", "cpu"]
+
+
+def test_rounds_write_nets_and_a_log_and_resume_to_the_same_run(tmp_path):
+    init = tiny_net(tmp_path)
+    straight, staged = tmp_path / "straight", tmp_path / "staged"
+    assert dagger.main([str(init), "--rounds", "2", *ARGS, "--out", str(straight)]) == 0
+    assert dagger.main([str(init), "--rounds", "1", *ARGS, "--out", str(staged)]) == 0
+    assert dagger.main([str(init), "--rounds", "2", *ARGS, "--out", str(staged),
+                        "--resume"]) == 0
+    rows = ck.read_rows(straight / "log.csv")
+    assert [int(r["round"]) for r in rows] == [0, 1, 2]
+    assert [float(r["beta"]) for r in rows[1:]] == [0.5, 0.25]
+    for a, b in zip(rows, ck.read_rows(staged / "log.csv"), strict=True):
+        assert {k: v for k, v in a.items() if k != "core_hours"} == {
+            k: v for k, v in b.items() if k != "core_hours"}
+    w1, _, _ = pvnet.load(straight / "round_2.npz")
+    w2, config, meta = pvnet.load(staged / "round_2.npz")
+    for x, y in zip(w1, w2, strict=True):
+        np.testing.assert_array_equal(x, y)             # the same net, byte for byte
+    assert meta["command"].startswith("made by the test && python -m training.alphazero.dagger")
+    assert meta["dagger"]["round"] == 2
+    # the written net plays: `net:<path>` takes only legal moves in a whole game
+    import agents
+    g = registry.game("hansa")
+    bot = agents.make_agent(f"net:{staged / 'round_2.npz'}", game="hansa")
+    s = g.new_state(2, seed=0)
+    rng = np.random.default_rng(0)
+    while not g.is_terminal(s):
+        mask = g.legal_mask(s)
+        a = bot.act(g.observe(s, g.current_player(s)), mask, rng)
+        assert mask[a]
+        g.step(s, a)
+
+
+def test_bad_input_is_refused_in_one_line(tmp_path, capsys):
+    init = tiny_net(tmp_path)
+    out = tmp_path / "run"
+
+    def refused(argv, words):
+        with pytest.raises(SystemExit) as e:
+            dagger.main(argv)
+        assert e.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert words in err and "\n" not in err
+
+    refused([str(tmp_path / "none.npz"), "--out", str(out)], "no net file at")
+    refused([str(init), "--beta", "2", "--out", str(out)], "--beta must be in [0, 1]")
+    assert dagger.main([str(init), "--rounds", "1", *ARGS, "--out", str(out)]) == 0
+    refused([str(init), "--rounds", "1", *ARGS, "--out", str(out)], "holds a run")
+    changed = [a if a != "6" else "7" for a in ARGS]
+    refused([str(init), "--rounds", "2", *changed, "--out", str(out), "--resume"],
+            "--resume: games is 7 here but 6")
+
+
+def test_search_labels_replace_the_heuristics_off_the_skipped_families(tmp_path):
+    """With --search, a position whose heuristic label is not a move step is labelled by
+    the search's most visited action (one-hot, legal); move steps keep the heuristic's."""
+    from training.alphazero import search_teacher
+
+    init = tiny_net(tmp_path, "voyage")
+    g = registry.game("voyage")
+    args = dagger.parser().parse_args([str(init), "--games", "2", "--every", "4",
+                                       "--search", "30", "--out", str(tmp_path / "run")])
+    args.argv = []
+    run = dagger.Run(args)
+    found = warmstart.heuristic_records(g, 2, 2, seed=5, every=4, keep_states=True,
+                                        net=run.learner.weights(), beta=0.5)
+    labelled, searched = run.searched(found, np.random.default_rng(1))
+    heuristic = found["policy"].argmax(1)
+    is_move = np.array([g.action_name(int(a)).startswith("move:") for a in heuristic])
+    assert searched == (~is_move).sum() > 0
+    np.testing.assert_array_equal(labelled["policy"][is_move], found["policy"][is_move])
+    assert (labelled["policy"].sum(1) == 1).all()
+    assert labelled["mask"][np.arange(len(heuristic)), labelled["policy"].argmax(1)].all()
+    off = np.flatnonzero(~is_move)
+    shares, _ = search_teacher.search_labels(g, found["state"][off], found["mask"][off], 30,
+                                             np.random.default_rng(1))
+    np.testing.assert_array_equal(labelled["policy"][off].argmax(1), shares.argmax(1))
+    assert set(labelled) == {"obs", "mask", "policy", "value"}
+
+
+def test_an_unknown_search_skip_family_is_refused(tmp_path, capsys):
+    init = tiny_net(tmp_path, "voyage")
+    with pytest.raises(SystemExit) as e:
+        dagger.main([str(init), "--search", "5", "--search-skip", "sail", "--out",
+                     str(tmp_path / "run")])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "--search-skip: voyage has no action family sail" in err and "move" in err

@@ -1,0 +1,259 @@
+"""DAgger for the raw policy: the net plays, the heuristic labels the positions it reaches.
+
+    python -m training.alphazero.dagger agents/nets/voyage_2p.npz --rounds 3 \\
+        --games 2000 --every 10 --out results/dagger/voyage_2p
+
+A net fitted to the heuristic's decisions in heuristic games agrees with it on held-out
+positions of such games, but when it plays, its few departures take it to positions the
+heuristic never reaches, where it agrees far less, and the raw policy loses (docs/
+alphazero.md measures both). DAgger (Ross, Gordon and Bagnell, 2011) closes that gap: each
+round plays `--games` games in which every non-forced decision is the current net's with
+probability 1 - beta**round (the heuristic's otherwise), records the heuristic's choice at
+one non-forced decision in `--every` (`warmstart.heuristic_records` with a net), and
+fits the net further on those records together with as many records of heuristic games
+(the warm start's own positions, so it keeps what it knew). Value targets are the
+outcomes of the games the records come from.
+
+A copy of the heuristic can at best play as well as the heuristic. With ``--search N``
+the labels at the positions where the heuristic's choice is not one of the
+``--search-skip`` families (the Voyage move steps by default, nine decisions in ten) are
+the most visited action of the seat's `mcts:<N>` instead
+(`search_teacher.search_labels`): the search where it departs from the heuristic, the
+heuristic where it almost never does (docs/agents.md).
+
+Every round's net is written to ``OUT/round_<r>.npz`` atomically, with its agreement on
+positions the net itself reaches (held-out games, before and after the fit) and its win
+share against the heuristic in ``OUT/log.csv``. A round's records are a function of the
+previous round's net and the seeds only, so `--resume` refits nothing: it reloads the last
+written round and goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents import pvnet
+from tradewinds import cli_args
+from training import checkpoints as ck
+
+COLUMNS = ["round", "beta", "records", "searched", "agree_before", "agree_after", "policy_loss",
+           "value_loss", "win_share", "win_low", "win_high", "rate_games", "core_hours"]
+GAME_SEEDS = 3 * 2**40          # round r plays seeds GAME_SEEDS + r * 10**7 + i
+HELD_SEEDS = 2**43 + 11         # the on-policy check: the net alone, these seeds
+WARM_SEEDS = 2**41              # the warm start's own games (`loop.warm_start`, seed 0)
+
+
+def mixed(a: dict, b: dict, share: float, gen: np.random.Generator) -> dict:
+    """The records of `a` and `share` times as many of `b` (a random draw, at most all)."""
+    size = min(int(round(share * len(a["obs"]))), len(b["obs"]))
+    take = gen.choice(len(b["obs"]), size=size, replace=False)
+    return {k: np.concatenate([a[k], b[k][take]]) for k in a}
+
+
+class Run:
+    """One DAgger run: its settings, where it stands and its learner."""
+
+    def __init__(self, args, say=print):
+        import torch
+
+        from tradewinds import registry
+        from training.alphazero.learner import Learner
+
+        torch.set_num_threads(1)
+        self.args, self.say = args, say
+        weights, self.config, self.meta = pvnet.load(args.init)
+        self.game = registry.game(self.config.game)
+        self.n = self.config.num_players
+        self.learner = Learner(self.config, lr=args.lr, device=args.device, seed=args.seed)
+        self.done, self.base = 0, None
+        families = {self.game.action_name(a).split(":")[0]
+                    for a in range(self.game.num_actions)}
+        unknown = sorted(set(args.search_skip) - families)
+        if args.search and unknown:
+            raise ValueError(f"--search-skip: {self.game.name} has no action family "
+                             f"{', '.join(unknown)}; its families: {', '.join(sorted(families))}")
+        self.learner.net.load_weights(weights)
+        if args.resume:
+            self.done = self._last_round()
+
+    def _last_round(self) -> int:
+        """The last finished round, its learner (net and optimizer) restored and the log
+        cut back to it; a round cut short is played again (its records depend only on
+        the net before it)."""
+        out = self.args.out
+        if not (out / "learner.pt").is_file():
+            return 0
+        snap = ck.load_snapshot(out / "learner.pt")
+        self.learner.load_state_dict(snap["learner"])
+        last = int(snap["round"])
+        rows = [r for r in ck.read_rows(out / "log.csv") if int(r["round"]) < last]
+        ck.write_rows(out / "log.csv", COLUMNS, rows + [snap["row"]])
+        self.say(f"resuming after round {last}")
+        return last
+
+    def held_out(self, weights) -> dict:
+        """Positions the net reaches playing alone, with the heuristic's choices."""
+        from training.alphazero.warmstart import heuristic_records
+
+        return heuristic_records(self.game, self.n, self.args.held_games, seed=HELD_SEEDS,
+                                 every=self.args.every, net=weights, beta=0.0)
+
+    def rate(self, path: Path):
+        from training.alphazero.rating import win_share
+
+        return win_share(f"net:{path}", "heuristic", self.game.name, self.n,
+                         self.args.rate_games)
+
+    def searched(self, records: dict, gen: np.random.Generator) -> tuple[dict, int]:
+        """`records` with the search's most visited action as the label wherever the
+        heuristic's is not a `--search-skip` family; (records, positions searched)."""
+        from training.alphazero.search_teacher import search_labels
+
+        found = {k: records[k] for k in ("obs", "mask", "policy", "value")}
+        skip = tuple(f"{f}:" for f in self.args.search_skip) + tuple(self.args.search_skip)
+        names = [self.game.action_name(int(a)) for a in found["policy"].argmax(1)]
+        pick = np.array([i for i, name in enumerate(names) if not name.startswith(skip)],
+                        dtype=np.int64)
+        if self.args.search and len(pick):
+            shares, _ = search_labels(self.game, records["state"][pick],
+                                      records["mask"][pick], self.args.search, gen)
+            found["policy"] = found["policy"].copy()
+            found["policy"][pick] = 0.0
+            found["policy"][pick, shares.argmax(1)] = 1.0
+        return found, len(pick) if self.args.search else 0
+
+    def one_round(self, r: int) -> dict:
+        from training.alphazero.warmstart import heuristic_records
+
+        a, t0 = self.args, time.perf_counter()
+        gen = np.random.default_rng([a.seed, r])
+        beta = a.beta ** r
+        weights = self.learner.weights()
+        new = heuristic_records(self.game, self.n, a.games, seed=GAME_SEEDS + r * 10**7,
+                                every=a.every, keep_states=bool(a.search), net=weights,
+                                beta=beta)
+        new, searched = self.searched(new, gen)
+        if self.base is None:
+            self.base = heuristic_records(self.game, self.n, a.warm_games, seed=WARM_SEEDS,
+                                          every=a.warm_every)
+        held = self.held_out(weights)
+        before = self.learner.evaluate(held)["agreement"]
+        losses = self.learner.fit(mixed(new, self.base, a.warm_share, gen), a.epochs, a.batch, gen)
+        after = self.learner.evaluate(held)["agreement"]
+        path = a.out / f"round_{r}.npz"
+        pvnet.save(path, self.learner.weights(), self.config, self.metadata(r))
+        rated = self.rate(path)
+        row = {"round": r, "beta": round(beta, 4), "records": len(new["obs"]),
+               "searched": searched,
+               "agree_before": round(before, 4), "agree_after": round(after, 4),
+               "policy_loss": round(losses["policy_loss"], 4),
+               "value_loss": round(losses["value_loss"], 4),
+               "win_share": round(rated.rate, 4), "win_low": round(rated.low, 4),
+               "win_high": round(rated.high, 4), "rate_games": a.rate_games,
+               "core_hours": round((time.perf_counter() - t0) / 3600, 4)}
+        # the round is done when its snapshot is written; the log row follows it
+        ck.save_snapshot({"round": r, "row": row, "learner": self.learner.state_dict()},
+                         a.out / "learner.pt")
+        ck.append_row(a.out / "log.csv", COLUMNS, row)
+        self.say(f"round {r} (beta {beta:.3f}): {row['records']:,} records; agreement on "
+                 f"the net's own positions {before:.3f} -> {after:.3f}; net against the "
+                 f"heuristic {rated.rate:.3f} [{rated.low:.3f}, {rated.high:.3f}]")
+        return row
+
+    def metadata(self, r: int) -> dict:
+        here = "python -m training.alphazero.dagger " + shlex.join(self.args.argv)
+        before = self.meta.get("command")
+        return {**{k: v for k, v in self.meta.items() if k not in ("rated", "command")},
+                "command": f"{before} && {here}" if before else here,
+                "dagger": {"round": r, "init": str(self.args.init),
+                           "init_rated": self.meta.get("rated")}}
+
+    def go(self) -> list[dict]:
+        rows = []
+        if self.done == 0 and not (self.args.out / "log.csv").is_file():
+            # round 0: the starting net, rated the same way
+            held = self.held_out(self.learner.weights())
+            rated = self.rate(self.args.init)
+            row = dict.fromkeys(COLUMNS, "")
+            row.update(round=0, agree_after=round(self.learner.evaluate(held)["agreement"], 4),
+                       win_share=round(rated.rate, 4), win_low=round(rated.low, 4),
+                       win_high=round(rated.high, 4), rate_games=self.args.rate_games)
+            ck.append_row(self.args.out / "log.csv", COLUMNS, row)
+            self.say(f"round 0: agreement on the net's own positions "
+                     f"{row['agree_after']:.3f}; net against the heuristic "
+                     f"{rated.rate:.3f} [{rated.low:.3f}, {rated.high:.3f}]")
+        for r in range(self.done + 1, self.args.rounds + 1):
+            rows.append(self.one_round(r))
+        return rows
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("init", type=Path, help="the net to start from (.npz)")
+    ap.add_argument("--rounds", type=cli_args.int_at_least(1), default=3)
+    ap.add_argument("--games", type=cli_args.int_at_least(1), default=2000,
+                    help="games per round")
+    ap.add_argument("--every", type=cli_args.int_at_least(1), default=10,
+                    help="record one non-forced decision in this many")
+    ap.add_argument("--beta", type=float, default=0.5,
+                    help="round r plays the heuristic's move with probability beta**r")
+    ap.add_argument("--search", type=cli_args.int_at_least(0), default=0,
+                    help="label with mcts:<N> where the heuristic's choice is not skipped")
+    ap.add_argument("--search-skip", nargs="*", default=["move"],
+                    help="action families (name prefixes) the heuristic keeps labelling")
+    ap.add_argument("--warm-games", type=cli_args.int_at_least(1), default=12000,
+                    help="heuristic games whose records are mixed in (the warm start's)")
+    ap.add_argument("--warm-every", type=cli_args.int_at_least(1), default=10)
+    ap.add_argument("--warm-share", type=float, default=1.0,
+                    help="heuristic records mixed in per record of the round")
+    ap.add_argument("--epochs", type=cli_args.int_at_least(1), default=2)
+    ap.add_argument("--batch", type=cli_args.int_at_least(1), default=256)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--held-games", type=cli_args.int_at_least(1), default=100,
+                    help="games of the net alone for the on-policy agreement")
+    ap.add_argument("--rate-games", type=cli_args.int_at_least(1), default=400)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--out", type=Path, required=True, help="the run's folder")
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = parser()
+    args = ap.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    if not args.init.is_file():
+        ap.exit(2, f"error: no net file at {args.init}\n")
+    if not 0.0 <= args.beta <= 1.0:
+        ap.exit(2, f"error: --beta must be in [0, 1], got {args.beta!r}\n")
+    if not args.warm_share >= 0.0:
+        ap.exit(2, f"error: --warm-share must be >= 0, got {args.warm_share!r}\n")
+    settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
+                if k not in ("resume", "rounds", "argv", "device")}
+    config_file = args.out / "config.json"
+    try:
+        if config_file.is_file() and not args.resume:
+            raise ValueError(f"{args.out} holds a run; --resume it or use another --out")
+        if config_file.is_file():
+            ck.check_resumable(settings, config_file)
+    except ValueError as e:
+        ap.exit(2, f"error: {e}\n")
+    try:
+        run = Run(args)
+    except ValueError as e:
+        ap.exit(2, f"error: {e}\n")
+    ck.write_json(config_file, settings)
+    run.go()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
