@@ -99,7 +99,13 @@ def measure(
     """
     if repeats < 1:
         raise ValueError("repeats must be >= 1")
+    _warm_up(fn, warmup)
+    runs = _timed_runs(fn, repeats, min_time, max_calls, disable_gc)
+    return _summary(runs, repeats, min_time)
 
+
+def _warm_up(fn: Callable[[], Counts | None], warmup: float) -> None:
+    """Untimed calls of ``fn`` for ``warmup`` seconds (at least one if ``warmup > 0``)."""
     if warmup > 0:
         t_end = time.perf_counter() + warmup
         while True:
@@ -107,28 +113,40 @@ def measure(
             if time.perf_counter() >= t_end:
                 break
 
+
+def _timed_runs(fn: Callable[[], Counts | None], repeats: int, min_time: float,
+                max_calls: int | None, disable_gc: bool) -> list[dict[str, Any]]:
+    """``repeats`` timed repeats, the cyclic GC off during them if ``disable_gc``."""
     gc_was_enabled = gc.isenabled()
-    runs: list[dict[str, Any]] = []
     try:
         if disable_gc:
             gc.disable()
-        for _ in range(repeats):
-            totals: dict[str, int] = {}
-            calls = 0
-            t0 = time.perf_counter()
-            t_end = t0 + min_time
-            while True:
-                for key, val in as_counts(fn()).items():
-                    totals[key] = totals.get(key, 0) + val
-                calls += 1
-                now = time.perf_counter()
-                if now >= t_end or (max_calls is not None and calls >= max_calls):
-                    break
-            runs.append({"seconds": now - t0, "calls": calls, **totals})
+        return [_timed_repeat(fn, min_time, max_calls) for _ in range(repeats)]
     finally:
         if disable_gc and gc_was_enabled:
             gc.enable()
 
+
+def _timed_repeat(fn: Callable[[], Counts | None], min_time: float,
+                  max_calls: int | None) -> dict[str, Any]:
+    """One repeat: calls until ``min_time`` passed or ``max_calls`` were made; its
+    ``seconds``, ``calls`` and the counters summed over the calls."""
+    totals: dict[str, int] = {}
+    calls = 0
+    t0 = time.perf_counter()
+    t_end = t0 + min_time
+    while True:
+        for key, val in as_counts(fn()).items():
+            totals[key] = totals.get(key, 0) + val
+        calls += 1
+        now = time.perf_counter()
+        if now >= t_end or (max_calls is not None and calls >= max_calls):
+            break
+    return {"seconds": now - t0, "calls": calls, **totals}
+
+
+def _summary(runs: list[dict[str, Any]], repeats: int, min_time: float) -> dict[str, Any]:
+    """`measure`'s report of the timed ``runs`` (see there)."""
     counters = sorted({k for r in runs for k in r if k not in ("seconds", "calls")})
     for required in ("steps", "games"):
         if required not in counters:

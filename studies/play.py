@@ -140,79 +140,118 @@ def play(game: str | PlayConfig, *args, stdin: TextIO | None = None,
     ``play("hansa", vs="random", seed=5)`` is ``play(PlayConfig("hansa", vs=...))``.
 
     Bad settings raise ValueError (one-line reason) before the game starts."""
-    from agents import make_agent
-    from studies import arena
     from tradewinds import registry
 
     config = game if isinstance(game, PlayConfig) else PlayConfig(game, *args, **settings)
-    game, players, vs, seat, seed = (config.game, config.players, config.vs, config.seat,
-                                     config.seed)
-    options, agent_kwargs, board = config.options, config.agent_kwargs, config.board
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
-    handle = registry.game(game)
-    n = handle.check_players(players)
+    handle = registry.game(config.game)
+    n = handle.check_players(config.players)
+    seat = config.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"--seat must be a seat 0..{n - 1}, got {seat!r}")
+    seed = _checked_seed(config.seed)
+    opts = handle.resolve_options(config.options, n)
+    agents, labels = _seat_opponents(config, n)
+
+    state = handle.new_state(n, seed, **opts)
+    rngs = [np.random.default_rng([seed, s]) for s in range(n)]
+    who = ", ".join(f"player_{s} {labels[s]}" for s in range(n) if s != seat)
+    out.write(f"{config.game}, {n} players, seed {seed}: you are player_{seat}; {who}\n")
+    out.write("(type a number, an action name or its unambiguous start; q quits)\n")
+    moves, left = _play_moves(handle, state, config, agents, labels, rngs, stdin, out)
+    if left is not None:
+        out.write(f"{left}: left the game after {moves} moves (seed {seed})\n")
+    else:
+        _show_board(handle, state, config.board, out)
+        _show_result(handle, state, seat, labels, moves, out)
+    out.flush()
+    return 0
+
+
+def _checked_seed(seed) -> int:
+    """`seed`, or a random one if None; ValueError unless an integer in [0, 2**63)."""
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**31)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ValueError(f"--seed must be an integer in [0, 2**63), got {seed!r}")
-    opts = handle.resolve_options(options, n)
-    names = _opponents(vs, n, seat)
-    kwargs = agent_kwargs or {}
+    return seed
+
+
+def _seat_opponents(config: PlayConfig, n: int) -> tuple[list, list[str]]:
+    """The agent at each seat (None at the human's) and each seat's label ("you" at the
+    human's); ValueError for an unknown agent or --agent-kwargs of no opponent."""
+    from agents import make_agent
+
+    names = _opponents(config.vs, n, config.seat)
+    kwargs = config.agent_kwargs or {}
     for k in kwargs:
         if k not in names:
             raise ValueError(f"--agent-kwargs for {k!r}, which is not an opponent "
                              f"({', '.join(dict.fromkeys(names))})")
     seats: list = [None] * n
     labels = ["you"] * n
-    for s, name in zip([s for s in range(n) if s != seat], names, strict=True):
+    for s, name in zip([s for s in range(n) if s != config.seat], names, strict=True):
         try:
-            seats[s] = make_agent(name, game=game, **kwargs.get(name, {}))
+            seats[s] = make_agent(name, game=config.game, **kwargs.get(name, {}))
         except (ValueError, TypeError, ImportError) as e:
             raise ValueError(f"agent {name!r}: {e}") from None
         labels[s] = name
+    return seats, labels
 
-    state = handle.new_state(n, seed, **opts)
-    rngs = [np.random.default_rng([seed, s]) for s in range(n)]
-    who = ", ".join(f"player_{s} {labels[s]}" for s in range(n) if s != seat)
-    out.write(f"{game}, {n} players, seed {seed}: you are player_{seat}; {who}\n")
-    out.write("(type a number, an action name or its unambiguous start; q quits)\n")
+
+def _play_moves(handle, state, config: PlayConfig, agents: list, labels: list[str], rngs,
+                stdin: TextIO, out: TextIO) -> tuple[int, str | None]:
+    """Moves until the game ends or the human leaves, each printed: the moves made and why
+    the human left (None when the game ended)."""
+    from studies import arena
+
+    seat = config.seat
     moves = 0
     try:
         while not (handle.is_terminal(state) or handle.is_truncated(state)):
             p = handle.current_player(state)
             if p == seat:
                 legal = handle.legal_actions(state)
-                if board and handle.render_ansi is not None:
-                    out.write("\n" + handle.render_ansi(state) + "\n")
-                for line in private_lines(handle, state, seat):
-                    out.write(line + "\n")
-                out.write("legal actions:\n")
-                width = len(str(len(legal)))
-                for i, a in enumerate(legal, 1):
-                    out.write(f"  {i:>{width}}) {handle.action_name(a)}\n")
+                _show_turn(handle, state, seat, legal, config.board, out)
                 a = _choose(handle, state, legal, stdin, out)
                 handle.step(state, a)
                 out.write(f"you (player_{seat}): {handle.action_name(a)}\n")
             else:
-                a = arena.agent_action(seats[p], handle, state, p, rngs[p])
+                a = arena.agent_action(agents[p], handle, state, p, rngs[p])
                 handle.step(state, a)
                 out.write(f"player_{p} ({labels[p]}): {handle.action_name(a)}\n")
             moves += 1
     except _Quit as q:
-        out.write(f"{q.reason}: left the game after {moves} moves (seed {seed})\n")
-        out.flush()
-        return 0
+        return moves, q.reason
+    return moves, None
+
+
+def _show_board(handle, state, board: bool, out: TextIO) -> None:
     if board and handle.render_ansi is not None:
         out.write("\n" + handle.render_ansi(state) + "\n")
+
+
+def _show_turn(handle, state, seat: int, legal: list[int], board: bool, out: TextIO) -> None:
+    """Before the human's move: the board, what only the seat sees, the legal actions."""
+    _show_board(handle, state, board, out)
+    for line in private_lines(handle, state, seat):
+        out.write(line + "\n")
+    out.write("legal actions:\n")
+    width = len(str(len(legal)))
+    for i, a in enumerate(legal, 1):
+        out.write(f"  {i:>{width}}) {handle.action_name(a)}\n")
+
+
+def _show_result(handle, state, seat: int, labels: list[str], moves: int,
+                 out: TextIO) -> None:
+    """Every seat's score, the winners, and whether the human won."""
     scores = handle.scores(state)
     winners = handle.winners(state)
     out.write(f"\ngame over after {moves} moves"
               + (" (round cap reached: scored as it stands)" if handle.is_truncated(state)
                  else "") + "\n")
-    for s in range(n):
+    for s in range(len(labels)):
         mark = "  winner" if s in winners else ""
         out.write(f"  player_{s} ({labels[s]}): {int(scores[s])} VP{mark}\n")
     if seat in winners:
@@ -222,5 +261,3 @@ def play(game: str | PlayConfig, *args, stdin: TextIO | None = None,
     else:
         out.write("you lost: winner " + ", ".join(f"player_{w} ({labels[w]})"
                                                   for w in winners) + "\n")
-    out.flush()
-    return 0

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -99,41 +100,67 @@ def fit(pairs: Mapping[tuple[str, str], Sequence[float]], agents: Sequence[str] 
     range, or some agent is not connected to the anchor by games (its rating would be
     undetermined)."""
     prior = _check_prior(prior_games)
+    names = _agent_names(pairs, agents, anchor)
+    data = _Pairs.of(pairs, {a: i for i, a in enumerate(names)}, prior)
+    _check_connected(names, data.ia, data.ib, anchor)
+    free = np.array([i for i in range(len(names)) if names[i] != anchor], dtype=np.int64)
+    r, ll, it = _newton(data, len(names), free, max_iter, tol)
+    cov = _covariance(data, r, free)
+    return {"anchor": anchor, "prior_games": prior, "iterations": it,
+            "ratings": _elo_ratings(names, r, cov, free),
+            "covariance": (cov * ELO_SCALE ** 2).tolist(), "log_likelihood": ll}
+
+
+def _agent_names(pairs, agents, anchor) -> list[str]:
+    """The agents of the fit: `agents` (distinct, the anchor among them) or those in `pairs`."""
     names = list(agents) if agents is not None else sorted({x for p in pairs for x in p})
     if len(set(names)) != len(names):
         raise ValueError("agents must be distinct")
     if anchor not in names:
         raise ValueError(f"the anchor {anchor!r} is not one of the agents ({', '.join(names)})")
-    index = {a: i for i, a in enumerate(names)}
-    ia, ib, n, s = [], [], [], []
-    for (a, b), (games, score) in pairs.items():
-        if a not in index or b not in index:
-            raise ValueError(f"results for {a!r} vs {b!r}, not among the agents")
-        games, score = float(games), float(score)
-        if a == b or games <= 0:
-            continue
-        if not 0.0 <= score <= games:
-            raise ValueError(f"score {score} of {a!r} vs {b!r} is outside [0, {games}]")
-        ia.append(index[a])
-        ib.append(index[b])
-        n.append(games + prior)
-        s.append(score + prior / 2.0)
-    ia, ib = np.array(ia, dtype=np.int64), np.array(ib, dtype=np.int64)
-    n, s = np.array(n), np.array(s)
-    _check_connected(names, ia, ib, anchor)
-    k = len(names)
-    free = np.array([i for i in range(k) if names[i] != anchor], dtype=np.int64)
-    r = np.zeros(k)            # log-odds units
+    return names
 
-    def loglik(r):
-        d = r[ia] - r[ib]
-        return float(np.sum(s * -np.logaddexp(0.0, -d) + (n - s) * -np.logaddexp(0.0, d)))
 
-    def grad_hess(r):
+class _Pairs(NamedTuple):
+    """The pairs that met, as arrays: agent indices `ia`, `ib`, comparisons `n` and score
+    `s` of `ia`, each with the virtual draws of the prior added."""
+
+    ia: np.ndarray
+    ib: np.ndarray
+    n: np.ndarray
+    s: np.ndarray
+
+    @classmethod
+    def of(cls, pairs, index: dict[str, int], prior: float) -> _Pairs:
+        ia, ib, n, s = [], [], [], []
+        for (a, b), (games, score) in pairs.items():
+            if a not in index or b not in index:
+                raise ValueError(f"results for {a!r} vs {b!r}, not among the agents")
+            games, score = float(games), float(score)
+            if a == b or games <= 0:
+                continue
+            if not 0.0 <= score <= games:
+                raise ValueError(f"score {score} of {a!r} vs {b!r} is outside [0, {games}]")
+            ia.append(index[a])
+            ib.append(index[b])
+            n.append(games + prior)
+            s.append(score + prior / 2.0)
+        return cls(np.array(ia, dtype=np.int64), np.array(ib, dtype=np.int64),
+                   np.array(n), np.array(s))
+
+    def loglik(self, r: np.ndarray) -> float:
+        """The penalised log-likelihood of ratings `r` (log-odds units)."""
+        d = r[self.ia] - r[self.ib]
+        return float(np.sum(self.s * -np.logaddexp(0.0, -d)
+                            + (self.n - self.s) * -np.logaddexp(0.0, d)))
+
+    def grad_info(self, r: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The gradient of `loglik` at `r` and the information matrix (positive)."""
+        ia, ib = self.ia, self.ib
         d = r[ia] - r[ib]
         p = 1.0 / (1.0 + np.exp(-d))
-        g_pair = s - n * p
-        w = n * p * (1.0 - p)
+        g_pair = self.s - self.n * p
+        w = self.n * p * (1.0 - p)
         g = np.zeros(k)
         np.add.at(g, ia, g_pair)
         np.add.at(g, ib, -g_pair)
@@ -145,18 +172,24 @@ def fit(pairs: Mapping[tuple[str, str], Sequence[float]], agents: Sequence[str] 
         h[np.diag_indices(k)] = -h.sum(axis=1)        # information matrix (positive)
         return g, h
 
-    ll = loglik(r)
+
+def _newton(data: _Pairs, k: int, free: np.ndarray, max_iter: int,
+            tol: float) -> tuple[np.ndarray, float, int]:
+    """Newton's method with step halving from all ratings 0, the `free` ones moving:
+    the ratings (log-odds units), their log-likelihood and the iterations taken."""
+    r = np.zeros(k)            # log-odds units
+    ll = data.loglik(r)
     it = 0
     while it < max_iter:
         it += 1
-        g, info = grad_hess(r)
+        g, info = data.grad_info(r, k)
         gf, hf = g[free], info[np.ix_(free, free)]
         step = np.linalg.solve(hf, gf) if len(free) else gf
         t = 1.0
         while True:
             cand = r.copy()
             cand[free] += t * step
-            new = loglik(cand)
+            new = data.loglik(cand)
             if new >= ll - 1e-12 or t < 1e-8:
                 break
             t /= 2.0
@@ -164,18 +197,25 @@ def fit(pairs: Mapping[tuple[str, str], Sequence[float]], agents: Sequence[str] 
         ll = new
         if converged:
             break
-    _, info = grad_hess(r)
+    return r, ll, it
+
+
+def _covariance(data: _Pairs, r: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """The covariance of the free ratings at `r`: the inverse of their information."""
+    _, info = data.grad_info(r, len(r))
     hf = info[np.ix_(free, free)]
-    cov = np.linalg.inv(hf) if len(free) else np.zeros((0, 0))
-    se = np.zeros(k)
+    return np.linalg.inv(hf) if len(free) else np.zeros((0, 0))
+
+
+def _elo_ratings(names, r, cov, free) -> dict:
+    """``{name: {"elo", "se", "ci95"}}`` on the Elo scale (the anchor's se is 0)."""
+    se = np.zeros(len(names))
     se[free] = np.sqrt(np.diag(cov))
     ratings = {}
     for i, a in enumerate(names):
         elo, e = float(r[i] * ELO_SCALE), float(se[i] * ELO_SCALE)
         ratings[a] = {"elo": elo, "se": e, "ci95": [elo - Z95 * e, elo + Z95 * e]}
-    return {"anchor": anchor, "prior_games": prior, "iterations": it,
-            "ratings": ratings, "covariance": (cov * ELO_SCALE ** 2).tolist(),
-            "log_likelihood": ll}
+    return ratings
 
 
 def _check_connected(names, ia, ib, anchor) -> None:

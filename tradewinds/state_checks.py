@@ -82,7 +82,21 @@ def entry_points(checks, kernel, *, returns_need_play: bool) -> tuple:
     only, which numba's cache keys by value (a dispatcher in a closure would never hit the
     cache). They are named after the game's checks module: a cache file of their own per
     game, flushed by that module's `tradewinds.jitcache.refresh` when a source changed."""
-    C, K = checks, kernel
+    made = (*_state_entry_points(checks, kernel),
+            *_result_entry_points(checks, kernel, returns_need_play),
+            *_loop_entry_points(checks, kernel))
+    return tuple(_cached_njit(checks, f) for f in made)
+
+
+def _cached_njit(checks, f):
+    """`f` compiled with the cache, named after the game's checks module (its cache file)."""
+    f.__module__ = checks.__name__
+    f.__qualname__ = f"{checks.__name__}.{f.__name__}"
+    return njit(cache=True)(f)
+
+
+def _state_entry_points(C, K) -> tuple:
+    """`legal_mask`, `step`, `observe` and `query`, each behind `check`."""
 
     def legal_mask(s, m, mask):
         return guarded(C.check, K.legal_mask, s, m, mask)
@@ -112,6 +126,12 @@ def entry_points(checks, kernel, *, returns_need_play: bool) -> tuple:
             return 1 if K.is_terminal(s) else 0
         return 1 if K.is_truncated(s) else 0
 
+    return legal_mask, step, observe, query
+
+
+def _result_entry_points(C, K, returns_need_play: bool) -> tuple:
+    """`scores`, `winners` and `returns` (behind `check_play` if `returns_need_play`)."""
+
     def scores(s, m, out):
         return guarded(C.check, K.scores, s, m, out)
 
@@ -122,6 +142,12 @@ def entry_points(checks, kernel, *, returns_need_play: bool) -> tuple:
         if returns_need_play:
             return guarded(C.check_play, K.returns, s, m, out)
         return guarded(C.check, K.returns, s, m, out)
+
+    return scores, winners, returns
+
+
+def _loop_entry_points(C, K) -> tuple:
+    """`random_playout` and `check_batch`: the entry points that loop."""
 
     def random_playout(s, m, key):
         """The kernel's random_playout (same choices, same result) after `check_play`;
@@ -146,12 +172,7 @@ def entry_points(checks, kernel, *, returns_need_play: bool) -> tuple:
                 return i
         return -1
 
-    made = (legal_mask, step, observe, query, scores, winners, returns, random_playout,
-            check_batch)
-    for f in made:
-        f.__module__ = C.__name__
-        f.__qualname__ = f"{C.__name__}.{f.__name__}"
-    return tuple(njit(cache=True)(f) for f in made)
+    return random_playout, check_batch
 
 
 def signatures(m_type) -> dict:

@@ -262,6 +262,31 @@ def _schedule(name: str, value, n: int, limit: int) -> tuple:
     return entries
 
 
+def _check_settings(num_players, seed, simple_deck, black_ship, max_rounds, dice_movement,
+                    rotate_order) -> None:
+    """ValueError for a setting of the wrong type or range, or two that do not combine."""
+    if not is_int(num_players) or not R.MIN_PLAYERS <= num_players <= R.MAX_PLAYERS:
+        raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
+    if not is_int(seed) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an int in [0, 2**63), got {seed!r}")
+    if not isinstance(simple_deck, (bool, np.bool_)):
+        raise ValueError(f"simple_deck must be a bool, got {simple_deck!r}")
+    if not isinstance(black_ship, (bool, np.bool_)):
+        raise ValueError(f"black_ship must be a bool, got {black_ship!r}")
+    if not isinstance(dice_movement, (bool, np.bool_)):
+        raise ValueError(f"dice_movement must be a bool, got {dice_movement!r}")
+    if dice_movement and simple_deck:
+        raise ValueError("dice_movement and simple_deck do not combine: the dice variant "
+                         "has no wind cards (VA39)")
+    if not isinstance(rotate_order, (bool, np.bool_)):
+        raise ValueError(f"rotate_order must be a bool, got {rotate_order!r}")
+    if rotate_order and dice_movement:
+        raise ValueError("rotate_order and dice_movement do not combine: the dice variant "
+                         "already rotates the order (VA34, VA42)")
+    if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
+        raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
+
+
 class VoyageGame(ReferenceGame):
     """A whole game of Voyage; see the module docstring and docs/voyage_engine.md.
 
@@ -332,26 +357,8 @@ class VoyageGame(ReferenceGame):
     def __init__(self, num_players: int, seed: int, voyage_map=None, simple_deck=False,
                  black_ship=False, max_rounds: int = R.DEFAULT_MAX_ROUNDS,
                  dice_movement=False, seat_vp=(), seat_cards=(), rotate_order=False):
-        if not is_int(num_players) or not R.MIN_PLAYERS <= num_players <= R.MAX_PLAYERS:
-            raise ValueError(f"num_players must be an int in 2..4, got {num_players!r}")
-        if not is_int(seed) or not 0 <= seed < 2**63:
-            raise ValueError(f"seed must be an int in [0, 2**63), got {seed!r}")
-        if not isinstance(simple_deck, (bool, np.bool_)):
-            raise ValueError(f"simple_deck must be a bool, got {simple_deck!r}")
-        if not isinstance(black_ship, (bool, np.bool_)):
-            raise ValueError(f"black_ship must be a bool, got {black_ship!r}")
-        if not isinstance(dice_movement, (bool, np.bool_)):
-            raise ValueError(f"dice_movement must be a bool, got {dice_movement!r}")
-        if dice_movement and simple_deck:
-            raise ValueError("dice_movement and simple_deck do not combine: the dice variant "
-                             "has no wind cards (VA39)")
-        if not isinstance(rotate_order, (bool, np.bool_)):
-            raise ValueError(f"rotate_order must be a bool, got {rotate_order!r}")
-        if rotate_order and dice_movement:
-            raise ValueError("rotate_order and dice_movement do not combine: the dice variant "
-                             "already rotates the order (VA34, VA42)")
-        if not is_int(max_rounds) or not 1 <= max_rounds < 2**31:
-            raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
+        _check_settings(num_players, seed, simple_deck, black_ship, max_rounds, dice_movement,
+                        rotate_order)
         bonus_vp = _schedule("seat_vp", seat_vp, num_players, R.SEAT_VP_LIMIT)
         bonus_cards = _schedule("seat_cards", seat_cards, num_players, R.SEAT_CARDS_LIMIT)
         if any(bonus_cards) and (simple_deck or dice_movement):
@@ -361,13 +368,32 @@ class VoyageGame(ReferenceGame):
         if black_ship and self.board.melaka < 0:
             raise ValueError("black_ship needs a port named 'Melaka' on the map (V57); "
                              f"map {self.board.map.name!r} has none")
-        n = self.num_players = int(num_players)
         self.simple_deck = bool(simple_deck)
         self.black_ship = bool(black_ship)
         self.dice_movement = bool(dice_movement)
         self.rotate_order = bool(rotate_order)            # VA42
         self.max_rounds = int(max_rounds)
         self.rng = SplitMix64(int(seed))
+        self._set_up_table(int(num_players))
+        # 1. V5: random starting turn order.
+        self.order = list(range(self.num_players))
+        self.rng.shuffle(self.order)
+        for k, seat in enumerate(self.order):   # VA40: the score starts at the bonus
+            self.players[seat].vp = bonus_vp[k]
+        if self.dice_movement:       # V54: neither target cards nor wind cards
+            self.deck = WindDeck([], [0] * NUM_KINDS)
+            self._start_round()
+            return
+        self._deal_targets()                                            # 2. V3
+        self.deck = WindDeck(self._shuffled_wind_cards(), [0] * NUM_KINDS)  # 3. V7
+        for k, seat in enumerate(self.order):   # VA41: bonus cards in initial order
+            for _ in range(bonus_cards[k]):
+                self._draw_into(self.players[seat])
+        self._start_round()
+
+    def _set_up_table(self, n: int) -> None:
+        """The fields of round 1 before anything is drawn: stock, players, no auction yet."""
+        self.num_players = n
         self.round = 1
         self.truncated = False
         self.end_triggered = False
@@ -389,27 +415,23 @@ class VoyageGame(ReferenceGame):
         self.order_step = 0
         self.ranking = []
         self.new_order = []
-        # 1. V5: random starting turn order.
-        self.order = list(range(n))
-        self.rng.shuffle(self.order)
-        for k, seat in enumerate(self.order):   # VA40: the score starts at the bonus
-            self.players[seat].vp = bonus_vp[k]
-        if self.dice_movement:       # V54: neither target cards nor wind cards
-            self.deck = WindDeck([], [0] * NUM_KINDS)
-            self._start_round()
-            return
-        # 2. V3: target cards, west deck then east deck.
+
+    def _deal_targets(self) -> None:
+        """V3: target cards, west deck then east deck, each shuffled, k to a seat."""
         decks = []
         for deck_id in (0, 1):
             cards = [i for i in range(self.board.num_ports) if self.board.port_deck[i] == deck_id]
             self.rng.shuffle(cards)
             decks.append(cards)
+        n = self.num_players
         for deck_id, cards in enumerate(decks):
             k = min(R.TARGETS_PER_DECK, len(cards) // n)
             base = deck_id * R.TARGETS_PER_DECK
             for p in self.players:
                 p.targets[base:base + k] = cards[k * p.seat:k * p.seat + k]
-        # 3. V7: the wind deck, kind by kind, shuffled; the top is the last entry.
+
+    def _shuffled_wind_cards(self) -> list[int]:
+        """V7: the wind deck, kind by kind, shuffled; the top is the last entry."""
         cards = []
         for kind in range(NUM_KINDS):
             count = R.CARD_COUNTS[kind]
@@ -417,11 +439,7 @@ class VoyageGame(ReferenceGame):
                 count -= R.SIMPLE_DECK_CALMS_REMOVED      # VA33
             cards += [kind] * count
         self.rng.shuffle(cards)
-        self.deck = WindDeck(cards, [0] * NUM_KINDS)
-        for k, seat in enumerate(self.order):   # VA41: bonus cards in initial order
-            for _ in range(bonus_cards[k]):
-                self._draw_into(self.players[seat])
-        self._start_round()
+        return cards
 
     def _clear_pending(self) -> None:
         """Neutral values of a turn's pending-work fields (contract, bookkeeping fields)."""
@@ -505,84 +523,115 @@ class VoyageGame(ReferenceGame):
             return f"not allowed in phase {PHASE_NAMES[ph]} (seat {seat} to decide)"
         if ph == MOVE and p.available == 0 and kind not in (A.DOCK, A.STOP):
             return "no disc left: the ship moves no further, only dock or stop (V48c, VA21)"
-        b = self.board
-        if kind == A.BID:
-            total = arg + 1
-            if total <= self.bid_high:
-                return f"a raise must exceed the high bid {self.bid_high} (V10)"
-            if total - p.bid > p.available:
-                return (f"raising to {total} costs {total - p.bid} discs and seat {seat} has "
-                        f"{p.available} available (V10)")
-        elif kind == A.ORDER:
-            if arg >= self.num_players:
-                return f"there are only {self.num_players} positions"
-            if self.new_order[arg] >= 0:
-                return f"position {arg + 1} is already taken (V11)"
-        elif kind == A.MOVE:
-            target = b.neighbors[p.ship][arg]
-            if target < 0:
-                return f"no sea passage {B.DIRS[arg]} from hex {p.ship} (V14)"
-            if ph == REACT:
-                if is_compass(self.card) and arg != self.card - R.COMPASS:
-                    return (f"a compass storm allows moves toward "
-                            f"{B.DIRS[self.card - R.COMPASS]} only (V31, V37)")
-                return None
-            cost = self._step_cost(p.ship, arg, target, shield=False)
-            if cost > p.available:
-                return (f"the step costs {cost} disc(s) and seat {seat} has {p.available} "
-                        "available (V16, V18)")
-            if b.blue[target] and self._cards_in_hand() \
-                    and not p.can_play_any(p.available - cost):
-                return ("moving onto a blue space needs a wind card that can be played there "
-                        "(V19, V29, E8)")
-        elif kind == A.SHIELD:
-            if self.simple_deck:
-                return "no wind cards in hand with simple_deck (VA33)"
-            if self.dice_movement:
-                return "no wind cards in the dice variant (V54, VA34)"
-            target = b.neighbors[p.ship][arg]
-            if target < 0:
-                return f"no sea passage {B.DIRS[arg]} from hex {p.ship} (V14)"
-            if not b.pirate[target]:
-                return f"hex {target} is not a pirate space (V34)"
-            if not p.hand[R.FAVOURABLE]:
-                return f"seat {seat} holds no favourable wind (V34)"
-            cost = self._step_cost(p.ship, arg, target, shield=True)
-            if cost > p.available:
-                return (f"the step costs {cost} disc and seat {seat} has {p.available} "
-                        "available (V16)")
-            if b.blue[target] and not p.can_play_any(p.available - cost, R.FAVOURABLE):
-                return ("moving onto a blue space needs another wind card that can be played "
-                        "there (V19, V29)")
-        elif kind == A.BLACK:
-            if not self.black_ship:
-                return "the Black Ship is not in this game (V56)"
-            target = b.neighbors[self.black_hex][arg]
-            if target < 0:
-                return f"no sea passage {B.DIRS[arg]} from the Black Ship's hex (V14)"
-            if b.hemisphere[target] != b.hemisphere[b.melaka]:
-                return "the Black Ship may not cross the hemisphere line (V60)"
-            if p.available < 1:
-                return f"moving the Black Ship costs 1 disc and seat {seat} has none (V58)"
-        elif kind == A.DOCK:
-            if p.ship != b.lisbon:
-                return "the ship is not on the Lisbon space (V39, VA22)"
-        elif kind == A.PLAY:
-            if not p.hand[arg]:
-                return f"seat {seat} holds no {card_name(arg)} card"
-            if not playable(arg, p.available):
-                return (f"{card_name(arg)} needs {R.storm_value(arg)} available discs and seat "
-                        f"{seat} has {p.available} (V29, E8)")
-        elif kind == A.WRECK:
-            if arg not in p.wreck_candidates():
-                return f"ship {arg + 1} is not an in-service, unwrecked ship (V21, VA12)"
-        elif kind == A.UPGRADE:
-            if not p.cubes[arg]:
-                return f"seat {seat} carries no {B.GOODS[arg]} cube (V43)"
-        elif kind == A.UPGRADE_SKIP:
-            if self.upgrade_given:
-                return "the upgrade was started: hand in 3 cubes (V43)"
+        why = self._WHY_ILLEGAL.get(kind)
+        return None if why is None else why(self, p, arg)
+
+    # Each `_why_<kind>(p, arg)`: why that kind of action with argument `arg` is illegal
+    # for `p`, the seat deciding, in a phase that allows it; None if it is legal.
+
+    def _why_bid(self, p: Player, arg: int) -> str | None:
+        total = arg + 1
+        if total <= self.bid_high:
+            return f"a raise must exceed the high bid {self.bid_high} (V10)"
+        if total - p.bid > p.available:
+            return (f"raising to {total} costs {total - p.bid} discs and seat {p.seat} has "
+                    f"{p.available} available (V10)")
         return None
+
+    def _why_order(self, p: Player, arg: int) -> str | None:
+        if arg >= self.num_players:
+            return f"there are only {self.num_players} positions"
+        if self.new_order[arg] >= 0:
+            return f"position {arg + 1} is already taken (V11)"
+        return None
+
+    def _why_move(self, p: Player, arg: int) -> str | None:
+        b = self.board
+        target = b.neighbors[p.ship][arg]
+        if target < 0:
+            return f"no sea passage {B.DIRS[arg]} from hex {p.ship} (V14)"
+        if self.phase == REACT:
+            if is_compass(self.card) and arg != self.card - R.COMPASS:
+                return (f"a compass storm allows moves toward "
+                        f"{B.DIRS[self.card - R.COMPASS]} only (V31, V37)")
+            return None
+        cost = self._step_cost(p.ship, arg, target, shield=False)
+        if cost > p.available:
+            return (f"the step costs {cost} disc(s) and seat {p.seat} has {p.available} "
+                    "available (V16, V18)")
+        if b.blue[target] and self._cards_in_hand() and not p.can_play_any(p.available - cost):
+            return ("moving onto a blue space needs a wind card that can be played there "
+                    "(V19, V29, E8)")
+        return None
+
+    def _why_shield(self, p: Player, arg: int) -> str | None:
+        if self.simple_deck:
+            return "no wind cards in hand with simple_deck (VA33)"
+        if self.dice_movement:
+            return "no wind cards in the dice variant (V54, VA34)"
+        b = self.board
+        target = b.neighbors[p.ship][arg]
+        if target < 0:
+            return f"no sea passage {B.DIRS[arg]} from hex {p.ship} (V14)"
+        if not b.pirate[target]:
+            return f"hex {target} is not a pirate space (V34)"
+        if not p.hand[R.FAVOURABLE]:
+            return f"seat {p.seat} holds no favourable wind (V34)"
+        cost = self._step_cost(p.ship, arg, target, shield=True)
+        if cost > p.available:
+            return (f"the step costs {cost} disc and seat {p.seat} has {p.available} "
+                    "available (V16)")
+        if b.blue[target] and not p.can_play_any(p.available - cost, R.FAVOURABLE):
+            return ("moving onto a blue space needs another wind card that can be played "
+                    "there (V19, V29)")
+        return None
+
+    def _why_black(self, p: Player, arg: int) -> str | None:
+        b = self.board
+        if not self.black_ship:
+            return "the Black Ship is not in this game (V56)"
+        target = b.neighbors[self.black_hex][arg]
+        if target < 0:
+            return f"no sea passage {B.DIRS[arg]} from the Black Ship's hex (V14)"
+        if b.hemisphere[target] != b.hemisphere[b.melaka]:
+            return "the Black Ship may not cross the hemisphere line (V60)"
+        if p.available < 1:
+            return f"moving the Black Ship costs 1 disc and seat {p.seat} has none (V58)"
+        return None
+
+    def _why_dock(self, p: Player, arg: int) -> str | None:
+        if p.ship != self.board.lisbon:
+            return "the ship is not on the Lisbon space (V39, VA22)"
+        return None
+
+    def _why_play(self, p: Player, arg: int) -> str | None:
+        if not p.hand[arg]:
+            return f"seat {p.seat} holds no {card_name(arg)} card"
+        if not playable(arg, p.available):
+            return (f"{card_name(arg)} needs {R.storm_value(arg)} available discs and seat "
+                    f"{p.seat} has {p.available} (V29, E8)")
+        return None
+
+    def _why_wreck(self, p: Player, arg: int) -> str | None:
+        if arg not in p.wreck_candidates():
+            return f"ship {arg + 1} is not an in-service, unwrecked ship (V21, VA12)"
+        return None
+
+    def _why_upgrade(self, p: Player, arg: int) -> str | None:
+        if not p.cubes[arg]:
+            return f"seat {p.seat} carries no {B.GOODS[arg]} cube (V43)"
+        return None
+
+    def _why_upgrade_skip(self, p: Player, arg: int) -> str | None:
+        if self.upgrade_given:
+            return "the upgrade was started: hand in 3 cubes (V43)"
+        return None
+
+    # The kinds that have a condition beyond the phase (the others are legal when allowed).
+    _WHY_ILLEGAL = {A.BID: _why_bid, A.ORDER: _why_order, A.MOVE: _why_move,
+                    A.SHIELD: _why_shield, A.BLACK: _why_black, A.DOCK: _why_dock,
+                    A.PLAY: _why_play, A.WRECK: _why_wreck, A.UPGRADE: _why_upgrade,
+                    A.UPGRADE_SKIP: _why_upgrade_skip}
 
     # ----------------------------------------------------------------- stepping
 

@@ -106,10 +106,29 @@ COLUMNS = {            # players table: (header, x of the column's right or left
     "cargo": TABLE_X + 350, "tiles": TABLE_X + 474, "wrecks": TABLE_X + 534,
 }
 
+LEGEND_Y = 34          # legend: y of the players' boats below the panel's top
+# The legend's map symbols, (kind, label) in reading order, two to a row.
+LEGEND_ENTRIES = (
+    ("port", "port (discovery VP)"), ("found", "discovered by (colour)"),
+    ("lisbon", "Lisbon: dock, sell, upgrade"), ("current", "current: free step"),
+    ("hemi", "hemisphere line"), ("blue", "blue: play a wind card"),
+    ("red", "red: roll the die"), ("pirate", "pirates: +1 disc"),
+)
+# With dice_movement (variant 2, V54) blue and red symbols are ignored: the last three.
+DICE_LEGEND_ENTRIES = (
+    ("blue", "blue: no effect (dice)"), ("red", "red: no effect (dice)"),
+    ("pirate", "pirates: +1 move"),
+)
+LEGEND_GLYPHS = {"blue": "\u273a", "red": "\u2680", "pirate": "\u2620"}  # in COLOURS[kind]
+RIGHT_ALIGNED = ("discs", "VP", "cards", "tiles", "wrecks")   # players table columns
+
 _frames = FrameCache()
 
 
 class _Background:
+    """The parts of a frame that depend on the map and the options only: the map, the
+    panel's rules, the players table's header and the legend."""
+
     def __init__(self, vmap, n: int, black_ship: bool, dice: bool = False):
         from voyage_env.render_map import COLOURS, GOOD_COLOURS, map_background
 
@@ -118,81 +137,95 @@ class _Background:
         self.height = self.map_h + PANEL_H
         self.port_r = 0.42 * self.unit
         self.boat = min(44, max(14, round(1.35 * self.unit)))
-        top = self.map_h
-        u = 3  # supersampling for the legend's shapes
-        icons = []  # (x, y, kind) in frame pixels, panel-relative y
-
-        def paint(d, f):
-            for x, y, kind in icons:
-                _paint_icon(d, f, x, y, kind, COLOURS)
-
-        ly = 34
-        entries = [("port", "port (discovery VP)"), ("found", "discovered by (colour)"),
-                   ("lisbon", "Lisbon: dock, sell, upgrade"),
-                   ("current", "current: free step"),
-                   ("hemi", "hemisphere line"), ("blue", "blue: play a wind card"),
-                   ("red", "red: roll the die"), ("pirate", "pirates: +1 disc")]
-        if dice:   # variant 2 (V54): blue and red symbols are ignored
-            entries[-3:] = [("blue", "blue: no effect (dice)"), ("red", "red: no effect (dice)"),
-                            ("pirate", "pirates: +1 move")]
-        if black_ship:
-            entries.append(("black", "the Black Ship"))
-        self.legend = []
-        for i, (kind, label) in enumerate(entries):
-            x = LEGEND_X + 12 + (i % 2) * 190
-            y = ly + 28 + (i // 2) * 22
-            icons.append((x, y, kind))
-            self.legend.append((x, y, kind, label))
-        panel = supersampled((WIDTH, PANEL_H), paint, background=PANEL, factor=u)
-        img = Image.new("RGB", (WIDTH, self.height), PANEL)
-        img.paste(Image.fromarray(self.map_img), (0, 0))
-        img.paste(panel, (0, top))
+        entries = _legend_entries(black_ship, dice)
+        self.legend = [(LEGEND_X + 12 + (i % 2) * 190, LEGEND_Y + 28 + (i // 2) * 22, kind,
+                        label) for i, (kind, label) in enumerate(entries)]
+        img = self._map_and_panel(COLOURS)
         d = ImageDraw.Draw(img)
-        d.line([(0, top), (WIDTH, top)], fill=PANEL_EDGE, width=2)
-        d.line([(TABLE_X - 12, top + 8), (TABLE_X - 12, self.height - 8)], fill=PANEL_EDGE)
-        d.line([(LEGEND_X - 10, top + 8), (LEGEND_X - 10, self.height - 8)], fill=PANEL_EDGE)
-        d.text((12, top + 8), "VOYAGE", font=font(22, True), fill="#1a1a1a")
-        # players table header
-        hy = top + 10
-        f12b = font(12, True)
-        d.text((TABLE_X, hy), "player", font=f12b, fill=MUTED)
-        for name, x in COLUMNS.items():
-            right = name in ("discs", "VP", "cards", "tiles", "wrecks")
-            label = "moves" if dice and name == "discs" else name
-            d.text((x, hy), label, font=f12b, fill=MUTED, anchor="ra" if right else "la")
-        note = ("moves: left/rolled this turn (2d6).  VP: no target cards with dice." if dice
-                else "discs: available/total.  VP: without the secret target cards until the end.")
-        d.text((TABLE_X, top + 36 + n * ROW_H + 2), note, font=font(11), fill=MUTED)
-        # legend
-        d.text((LEGEND_X, top + 8), "legend", font=font(13, True), fill="#1a1a1a")
-        for p in range(n):
-            x = LEGEND_X + 12 + p * 92
-            paste(img, sprite("boat", PLAYER_COLOURS[p], 18), x, top + ly)
-            d.text((x + 12, top + ly), f"player_{p}", font=font(12), fill="#1a1a1a",
-                   anchor="lm")
-        f12 = font(12)
-        for x, y, kind, label in self.legend:
-            glyph = {"blue": ("\u273a", COLOURS["blue"]), "red": ("\u2680", COLOURS["red"]),
-                     "pirate": ("\u2620", COLOURS["pirate"])}.get(kind)
-            if glyph:
-                d.text((x, top + y), glyph[0], font=font(14), fill=glyph[1], anchor="mm")
-            if kind == "port" or kind == "found":
-                d.text((x, top + y), "2", font=font(10, True), fill="#1a1a1a", anchor="mm")
-            if kind == "found":
-                paste(img, sprite("ring", PLAYER_COLOURS[0], 22, width=3), x, top + y)
-            if kind == "lisbon":
-                d.text((x, top + y), "\u271a", font=font(11), fill="#b22222", anchor="mm")
-            if kind == "black":
-                paste(img, sprite("boat", "#111111", 18), x, top + y)
-            d.text((x + 16, top + y), label, font=f12, fill="#1a1a1a", anchor="lm")
-        gy = top + ly + 28 + ((len(entries) + 1) // 2) * 22
-        for g, name in enumerate(GOODS):
-            x = LEGEND_X + 12 + (g % 4) * 92
-            y = gy + (g // 4) * 20
-            token(img, d, x, y, GOOD_COLOURS[name], "", 13)
-            d.text((x + 10, y), name, font=font(11), fill="#1a1a1a", anchor="lm")
+        top = self.map_h
+        _draw_panel_rules(d, top, self.height)
+        _draw_table_header(d, top, n, dice)
+        _draw_legend(img, d, top, n, self.legend, COLOURS)
+        _draw_goods(img, d, top + LEGEND_Y + 28 + ((len(entries) + 1) // 2) * 22, GOOD_COLOURS)
         self.image = img
         self.good_colours = tuple(GOOD_COLOURS[g] for g in GOODS)
+
+    def _map_and_panel(self, colours) -> Image.Image:
+        """The map above the panel, the legend's symbols painted supersampled (3x)."""
+
+        def paint(d, f):
+            for x, y, kind, _ in self.legend:
+                _paint_icon(d, f, x, y, kind, colours)
+
+        panel = supersampled((WIDTH, PANEL_H), paint, background=PANEL, factor=3)
+        img = Image.new("RGB", (WIDTH, self.height), PANEL)
+        img.paste(Image.fromarray(self.map_img), (0, 0))
+        img.paste(panel, (0, self.map_h))
+        return img
+
+
+def _legend_entries(black_ship: bool, dice: bool) -> list:
+    entries = list(LEGEND_ENTRIES)
+    if dice:
+        entries[-3:] = DICE_LEGEND_ENTRIES
+    if black_ship:
+        entries.append(("black", "the Black Ship"))
+    return entries
+
+
+def _draw_panel_rules(d, top: int, height: int) -> None:
+    """The panel's top edge, the rules left of the table and of the legend, the title."""
+    d.line([(0, top), (WIDTH, top)], fill=PANEL_EDGE, width=2)
+    d.line([(TABLE_X - 12, top + 8), (TABLE_X - 12, height - 8)], fill=PANEL_EDGE)
+    d.line([(LEGEND_X - 10, top + 8), (LEGEND_X - 10, height - 8)], fill=PANEL_EDGE)
+    d.text((12, top + 8), "VOYAGE", font=font(22, True), fill="#1a1a1a")
+
+
+def _draw_table_header(d, top: int, n: int, dice: bool) -> None:
+    """The players table's column names and the note below its rows."""
+    hy = top + 10
+    f12b = font(12, True)
+    d.text((TABLE_X, hy), "player", font=f12b, fill=MUTED)
+    for name, x in COLUMNS.items():
+        label = "moves" if dice and name == "discs" else name
+        d.text((x, hy), label, font=f12b, fill=MUTED,
+               anchor="ra" if name in RIGHT_ALIGNED else "la")
+    note = ("moves: left/rolled this turn (2d6).  VP: no target cards with dice." if dice
+            else "discs: available/total.  VP: without the secret target cards until the end.")
+    d.text((TABLE_X, top + 36 + n * ROW_H + 2), note, font=font(11), fill=MUTED)
+
+
+def _draw_legend(img, d, top: int, n: int, legend: list, colours) -> None:
+    """The legend's title, a boat per player and each symbol's marks and label."""
+    d.text((LEGEND_X, top + 8), "legend", font=font(13, True), fill="#1a1a1a")
+    for p in range(n):
+        x = LEGEND_X + 12 + p * 92
+        paste(img, sprite("boat", PLAYER_COLOURS[p], 18), x, top + LEGEND_Y)
+        d.text((x + 12, top + LEGEND_Y), f"player_{p}", font=font(12), fill="#1a1a1a",
+               anchor="lm")
+    f12 = font(12)
+    for x, y, kind, label in legend:
+        if kind in LEGEND_GLYPHS:
+            d.text((x, top + y), LEGEND_GLYPHS[kind], font=font(14), fill=colours[kind],
+                   anchor="mm")
+        if kind == "port" or kind == "found":
+            d.text((x, top + y), "2", font=font(10, True), fill="#1a1a1a", anchor="mm")
+        if kind == "found":
+            paste(img, sprite("ring", PLAYER_COLOURS[0], 22, width=3), x, top + y)
+        if kind == "lisbon":
+            d.text((x, top + y), "\u271a", font=font(11), fill="#b22222", anchor="mm")
+        if kind == "black":
+            paste(img, sprite("boat", "#111111", 18), x, top + y)
+        d.text((x + 16, top + y), label, font=f12, fill="#1a1a1a", anchor="lm")
+
+
+def _draw_goods(img, d, gy: int, good_colours) -> None:
+    """A cube and the name of every good, four to a row from `gy` down."""
+    for g, name in enumerate(GOODS):
+        x = LEGEND_X + 12 + (g % 4) * 92
+        y = gy + (g // 4) * 20
+        token(img, d, x, y, good_colours[name], "", 13)
+        d.text((x + 10, y), name, font=font(11), fill="#1a1a1a", anchor="lm")
 
 
 def _hexagon(x, y, r, f):
@@ -280,35 +313,59 @@ def _disc_label(img, x, y, p, label, size=13, bold=True):
 
 
 def _panel(img, d, v, state, vmap, bg, viewer, over):
+    """The panel's changing parts: the status, the order line, the players table and the
+    viewer's own cards."""
     n = v.num_players
     top = bg.map_h
-    phase, active, decider = v.phase, v.active, v.decider
     text(img, (TABLE_X - 24, top + 12), f"round {v.round}/{v.max_rounds}", 16, True,
          anchor="ra")
-    y = top + 46
     if over:
-        x = text(img, (12, y), "GAME OVER  winners:", 13, True, ALERT, "lm") + 4
-        vp = _scores(state, vmap)
-        from voyage_env import kernel as K
-        won = np.zeros(4, dtype=np.int64)
-        K.winners(state, K.pack_map(vmap), won)
-        for p in range(n):
-            if won[p]:
-                x = _disc_label(img, x, y, p, f"p{p}") + 6
-        if v.truncated:
-            text(img, (12, y + 22), "round cap reached: scored as it stands", 12, fill=MUTED,
-                 anchor="lm")
+        _game_over_status(img, v, state, vmap, top + 46)
     else:
-        vp = _public_vp(v, state, vmap)
-        text(img, (12, y), f"phase: {PHASE_NAMES[phase]}", 13, anchor="lm")
-        y += 22
-        text(img, (12, y), "turn:", 13, fill=MUTED, anchor="lm")
-        if 0 <= active < n:
-            _disc_label(img, 56, y, active, f"player_{active}")
-        text(img, (12, y + 22), "decides:", 13, fill=MUTED, anchor="lm")
-        if 0 <= decider < n:
-            _disc_label(img, 76, y + 22, decider, f"player_{decider}")
-    y = top + 112
+        _turn_status(img, v, top + 46)
+    _order_lines(img, v, top + 112, over)
+    vp = _public_vp(v, state, vmap)
+    targets_vp = _scores(state, vmap) - np.asarray(v.vp) if viewer is not None else None
+    for p in range(n):
+        score = str(vp[p])
+        if viewer == p and not over:
+            score += f"+{targets_vp[p]}"
+        _player_row(img, d, v, vmap, bg, p, score, over)
+    if viewer is not None and 0 <= viewer < n:
+        _viewer_cards(img, v, vmap, viewer, top + 38 + n * ROW_H + 24)
+
+
+def _game_over_status(img, v, state, vmap, y):
+    """GAME OVER, the winners' discs, and the round cap if it ended the game."""
+    from voyage_env import kernel as K
+
+    x = text(img, (12, y), "GAME OVER  winners:", 13, True, ALERT, "lm") + 4
+    won = np.zeros(4, dtype=np.int64)
+    K.winners(state, K.pack_map(vmap), won)
+    for p in range(v.num_players):
+        if won[p]:
+            x = _disc_label(img, x, y, p, f"p{p}") + 6
+    if v.truncated:
+        text(img, (12, y + 22), "round cap reached: scored as it stands", 12, fill=MUTED,
+             anchor="lm")
+
+
+def _turn_status(img, v, y):
+    """The phase, whose turn it is and who decides."""
+    n, active, decider = v.num_players, v.active, v.decider
+    text(img, (12, y), f"phase: {PHASE_NAMES[v.phase]}", 13, anchor="lm")
+    y += 22
+    text(img, (12, y), "turn:", 13, fill=MUTED, anchor="lm")
+    if 0 <= active < n:
+        _disc_label(img, 56, y, active, f"player_{active}")
+    text(img, (12, y + 22), "decides:", 13, fill=MUTED, anchor="lm")
+    if 0 <= decider < n:
+        _disc_label(img, 76, y + 22, decider, f"player_{decider}")
+
+
+def _order_lines(img, v, y, over):
+    """The turn order; deck, discard and tiles; the bids or the wind card; LAST ROUND."""
+    n = v.num_players
     x = text(img, (12, y), "order:", 13, fill=MUTED, anchor="lm") + 6
     for k, p in enumerate(v.order[:n]):
         if k:
@@ -319,53 +376,53 @@ def _panel(img, d, v, state, vmap, bg, viewer, over):
     text(img, (12, y), f"deck {v.deck_size}  discard {int(v.discard.sum())}  "
          f"monastery tiles {tiles_left}/{v.tiles_total}", 12, anchor="lm")
     y += 22
-    if phase in (0, 1) and not over:
+    if v.phase in (0, 1) and not over:
         bids = "  ".join(f"p{p}:{v.bid[p] or '-'}" for p in range(n))
         text(img, (12, y), f"bids {bids}", 12, anchor="lm")
     elif v.card >= 0:
         text(img, (12, y), f"wind card: {R.CARD_KINDS[v.card]}", 12, True, anchor="lm")
     if v.end_triggered and not over:
         text(img, (TABLE_X - 24, y), "LAST ROUND", 13, True, ALERT, "rm")
-    # --- players table
-    targets_vp = _scores(state, vmap) - np.asarray(v.vp) if viewer is not None else None
-    for p in range(n):
-        y = top + 38 + p * ROW_H
-        if p == active and not over:
-            d.rounded_rectangle((TABLE_X - 6, y - 11, LEGEND_X - 16, y + 11), radius=5,
-                                fill=HIGHLIGHT)
-        if p == decider:
-            text(img, (TABLE_X - 8, y), "\u25b6", 10, fill=ALERT, anchor="rm")
-        _disc_label(img, TABLE_X, y, p, f"player_{p}", 12)
-        where = _where(v, vmap, p)
-        if v.docked[p]:
-            where += " \u2693"
-        text(img, (COLUMNS["at"], y), where, 12, anchor="lm")
-        discs = f"{v.discs[p] - v.spent[p]}/{v.discs[p]}"
-        text(img, (COLUMNS["discs"], y), discs, 12, True, anchor="rm")
-        score = str(vp[p])
-        if viewer == p and not over:
-            score += f"+{targets_vp[p]}"
-        text(img, (COLUMNS["VP"], y), score, 12, True, anchor="rm")
-        text(img, (COLUMNS["cards"], y), str(int(v.hand[p].sum())), 12, anchor="rm")
-        x = COLUMNS["cargo"] + 7
-        for g in np.flatnonzero(v.cubes[p]):
-            for _ in range(int(v.cubes[p, g])):
-                if x < COLUMNS["tiles"] - 36:
-                    token(img, d, x, y, bg.good_colours[g], "", 13)
-                    x += 15
-        text(img, (COLUMNS["tiles"], y), str(v.tiles[p]) if v.tiles[p] else "-", 12,
-             anchor="rm")
-        wrecks = ",".join(str(k + 1) for k in range(R.NUM_SHIPS) if v.wrecked[p, k]) or "-"
-        text(img, (COLUMNS["wrecks"], y), wrecks, 12, anchor="rm")
-    if viewer is not None and 0 <= viewer < n:
-        y = top + 38 + n * ROW_H + 24
-        cards = ", ".join(f"{R.CARD_KINDS[k]}x{c}" if c > 1 else R.CARD_KINDS[k]
-                          for k, c in enumerate(v.hand[viewer]) if c) or "-"
-        targets = [vmap.port_name[t] for t in v.targets[viewer] if 0 <= t < len(vmap.port_vp)]
-        x = text(img, (TABLE_X, y), f"player_{viewer}'s cards: ", 11, True, anchor="lm")
-        _fit(img, x, y, cards, LEGEND_X - 16)
-        x = text(img, (TABLE_X, y + 18), "targets \u2605: ", 11, True, anchor="lm")
-        _fit(img, x, y + 18, ", ".join(targets) or "-", LEGEND_X - 16)
+
+
+def _player_row(img, d, v, vmap, bg, p, score, over):
+    """Seat p's row of the players table, highlighted on its turn; `score` its VP."""
+    y = bg.map_h + 38 + p * ROW_H
+    if p == v.active and not over:
+        d.rounded_rectangle((TABLE_X - 6, y - 11, LEGEND_X - 16, y + 11), radius=5,
+                            fill=HIGHLIGHT)
+    if p == v.decider:
+        text(img, (TABLE_X - 8, y), "\u25b6", 10, fill=ALERT, anchor="rm")
+    _disc_label(img, TABLE_X, y, p, f"player_{p}", 12)
+    where = _where(v, vmap, p)
+    if v.docked[p]:
+        where += " \u2693"
+    text(img, (COLUMNS["at"], y), where, 12, anchor="lm")
+    discs = f"{v.discs[p] - v.spent[p]}/{v.discs[p]}"
+    text(img, (COLUMNS["discs"], y), discs, 12, True, anchor="rm")
+    text(img, (COLUMNS["VP"], y), score, 12, True, anchor="rm")
+    text(img, (COLUMNS["cards"], y), str(int(v.hand[p].sum())), 12, anchor="rm")
+    x = COLUMNS["cargo"] + 7
+    for g in np.flatnonzero(v.cubes[p]):
+        for _ in range(int(v.cubes[p, g])):
+            if x < COLUMNS["tiles"] - 36:
+                token(img, d, x, y, bg.good_colours[g], "", 13)
+                x += 15
+    text(img, (COLUMNS["tiles"], y), str(v.tiles[p]) if v.tiles[p] else "-", 12,
+         anchor="rm")
+    wrecks = ",".join(str(k + 1) for k in range(R.NUM_SHIPS) if v.wrecked[p, k]) or "-"
+    text(img, (COLUMNS["wrecks"], y), wrecks, 12, anchor="rm")
+
+
+def _viewer_cards(img, v, vmap, viewer, y):
+    """The viewer's own wind cards and target ports, each cut to fit."""
+    cards = ", ".join(f"{R.CARD_KINDS[k]}x{c}" if c > 1 else R.CARD_KINDS[k]
+                      for k, c in enumerate(v.hand[viewer]) if c) or "-"
+    targets = [vmap.port_name[t] for t in v.targets[viewer] if 0 <= t < len(vmap.port_vp)]
+    x = text(img, (TABLE_X, y), f"player_{viewer}'s cards: ", 11, True, anchor="lm")
+    _fit(img, x, y, cards, LEGEND_X - 16)
+    x = text(img, (TABLE_X, y + 18), "targets \u2605: ", 11, True, anchor="lm")
+    _fit(img, x, y + 18, ", ".join(targets) or "-", LEGEND_X - 16)
 
 
 def _fit(img, x, y, s, right):
