@@ -1,25 +1,26 @@
 """`tradewinds.kernel_jit.kernel`: the kernels are compiled without reference counting,
 and the decorator refuses what it cannot compile (docs/numba.md, "Reference counts")."""
 
+from importlib import import_module
+
 import numpy as np
 import pytest
 from numba.core.errors import TypingError
 from numba.core.registry import CPUDispatcher
 
-import hansa_env.kernel
-import tradewinds.rng
-import voyage_env.determinize
-import voyage_env.kernel
 from tradewinds.kernel_jit import kernel
 
-# The functions of these modules that create arrays, and so keep numba's runtime.
+# The functions of these modules that create arrays, and so keep numba's runtime. The
+# modules are looked up by name (import_module), not as attributes of their packages: a
+# package's attribute can be missing in a worker whose numba cache is being rebuilt while
+# the module itself is imported, and a failed import then shows its own error.
 ALLOCATING = {
-    voyage_env.kernel: {"init", "init_opts", "deal_cards_at_setup", "returns", "winners",
-                        "random_playout"},
-    hansa_env.kernel: {"init", "init_opts", "observe", "returns", "winners",
-                       "random_playout"},
-    voyage_env.determinize: {"deal_targets", "deal_cards", "determinize"},
-    tradewinds.rng: set(),
+    import_module("voyage_env.kernel"): {"init", "init_opts", "deal_cards_at_setup",
+                                         "returns", "winners", "random_playout"},
+    import_module("hansa_env.kernel"): {"init", "init_opts", "observe", "returns", "winners",
+                                        "random_playout"},
+    import_module("voyage_env.determinize"): {"deal_targets", "deal_cards", "determinize"},
+    import_module("tradewinds.rng"): set(),
 }
 
 
