@@ -7,8 +7,9 @@ policy, the arg-max of the masked logits, with no search. Without a path they lo
 net shipped for the game and the player count of the game in play
 (``agents/nets/<game>_<n>p.npz``, trained by the command in its metadata); with a path,
 any net file that `tradewinds train --algo alphazero` wrote. ``judge`` mixes the game's
-own judgement into the leaf values (`agents.az_search`); without it, the net's metadata
-says (``"search": {"judge": j}``, set when a net was rated with it), else 0.
+own judgement into the leaf values (`agents.az_search`). A net's metadata may carry the
+settings it was rated with (``"search": {"judge": 0.5, "simulations": 600}``, keys of
+`SEARCHED_BY_NET`); they apply where the caller gave none.
 
 Both see only what their seat may see: ``net`` reads the observation and the legal mask;
 ``az`` reads the real state only through the search's determinizations.
@@ -93,6 +94,10 @@ class NetAgent:
         return f"NetAgent(game={self.game.name!r}, name={self.name!r})"
 
 
+# the settings a net's "search" metadata may set, with their types
+SEARCHED_BY_NET = {"simulations": int, "c": float, "judge": float, "judge_depth": int}
+
+
 class AlphaZeroAgent:
     """`az`: the net guiding IS-MCTS; the most visited root action."""
 
@@ -100,7 +105,8 @@ class AlphaZeroAgent:
 
     def __init__(self, game: str = "hansa", spec: str | None = None,
                  simulations: int | None = None, time_budget: float | None = None,
-                 c: float | None = None, judge: float | None = None):
+                 c: float | None = None, judge: float | None = None,
+                 judge_depth: int | None = None):
         from tradewinds import registry
 
         self.game = registry.game(game)
@@ -110,28 +116,31 @@ class AlphaZeroAgent:
                 raise ValueError(f"az:{spec} names the simulations; do not pass simulations=")
             spec, simulations = None, int(spec)
         self.nets = _Nets(self.game, spec)
-        config = az_search.SearchConfig()
-        if simulations is not None:
-            config.simulations = simulations
-        if c is not None:
-            config.c = c
-        if judge is not None:
-            config.judge = judge
-        config.check()
-        self.judge_given = judge is not None
+        given = {"simulations": simulations, "c": c, "judge": judge, "judge_depth": judge_depth}
+        self.given = {k: v for k, v in given.items() if v is not None}
+        self.config = replace(az_search.SearchConfig(), **self.given)
+        self.config.check()
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
-        self.config, self.time_budget = config, time_budget
+        self.time_budget = time_budget
         self._searchers: dict[int, az_search.Searcher] = {}
 
     def _searcher(self, num_players: int) -> az_search.Searcher:
         if num_players not in self._searchers:
             weights, _, meta = self.nets.get(num_players)
-            config = self.config
-            if not self.judge_given:
-                config = replace(config, judge=float(meta.get("search", {}).get("judge", 0.0)))
+            config = replace(self.config, **self._net_settings(meta))
+            config.check()
             self._searchers[num_players] = az_search.Searcher(self.game, weights, 1, config)
         return self._searchers[num_players]
+
+    def _net_settings(self, meta: dict) -> dict:
+        """The net's own search settings that the caller did not give."""
+        stored = meta.get("search", {})
+        unknown = sorted(set(stored) - set(SEARCHED_BY_NET))
+        if unknown:
+            raise ValueError(f"{self.name}: unknown search settings {unknown} in the net's "
+                             f"metadata (known: {', '.join(SEARCHED_BY_NET)})")
+        return {k: SEARCHED_BY_NET[k](v) for k, v in stored.items() if k not in self.given}
 
     def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
         if state is None:

@@ -22,7 +22,9 @@ net's value of the node for p, less ``fpu_reduction`` (first-play urgency).
 With ``judge`` j > 0 a leaf's value is (1 - j) times the net's plus j times the game's own
 judgement of the leaf (`agents.ismcts._evaluate`: the fitted position values, and in the
 Voyage game the endgame played out), AlphaGo's mix of a value net and an evaluation; 0,
-the default, is AlphaZero's net alone.
+the default, is AlphaZero's net alone. With ``judge_depth`` d > 0 that judgement comes
+after d decisions of the game's heuristic played from the leaf (-1: to the end), as
+`mcts`'s leaves are judged (AlphaGo's value net mixed with a rollout).
 """
 
 from __future__ import annotations
@@ -37,10 +39,11 @@ from numba import njit
 from threadpoolctl import ThreadpoolController
 
 from agents import pvnet
-from agents.ismcts import _evaluate, _legal_list, _scratch_mask
+from agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
 from tradewinds import jit, jitcache
 
 PRIOR_FLOOR = 1e-3      # prior mass spread over legal actions the net gave nothing to
+HEURISTIC = ROLLOUTS["heuristic"]
 _BLAS = None            # a ThreadpoolController, made on first use
 
 
@@ -55,6 +58,7 @@ class SearchConfig:
     noise_fraction: float = 0.25
     judge: float = 0.0                # share of a leaf's value from the game's judgement
     judge_scale: float = 5.0          # VP of lead per unit of log-odds in that judgement
+    judge_depth: int = 0              # heuristic decisions before the judgement (-1: to the end)
 
     def check(self) -> None:
         if not isinstance(self.simulations, (int, np.integer)) or self.simulations < 1:
@@ -69,6 +73,9 @@ class SearchConfig:
             raise ValueError(f"judge must be in [0, 1], got {self.judge!r}")
         if not self.judge_scale > 0:
             raise ValueError(f"judge_scale must be positive, got {self.judge_scale!r}")
+        if not isinstance(self.judge_depth, (int, np.integer)) or self.judge_depth < -1:
+            raise ValueError(f"judge_depth must be -1 (to the end) or >= 0 decisions, "
+                             f"got {self.judge_depth!r}")
 
 
 class Forest:
@@ -214,7 +221,7 @@ def _expand(prior, expanded, netval, g, node, logits, value_logits, mask, n, obs
 
 @njit(cache=True)
 def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, judge, judge_scale,
-             forest_arrays, rootsum, states, obs, masks, paths):
+             judge_depth, forest_arrays, rootsum, states, obs, masks, paths):
     """Run `waves` waves over every game g whose root visits are below sims[g]: each takes
     one simulation of tree g from a fresh determinization of roots[g] for players[g]
     (keys[g]: its generator) to a leaf; the leaves that need the net go through one
@@ -266,6 +273,9 @@ def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, judge,
             _expand(prior, expanded, netval, g, leaf[i], logits[i], value_logits[i],
                     masks[i, :num_actions], roots[g, 0], observer[i], ret)
             if judge > 0.0:             # states[g] still holds this leaf
+                if judge_depth != 0:
+                    _rollout(aux, states[g], buf[:num_actions], buf, words, legal, keys[g],
+                             HEURISTIC, judge_depth)
                 _evaluate(aux, states[g], judged, scratch, judge_scale)
                 for q in range(ret.shape[0]):
                     ret[q] = (1.0 - judge) * ret[q] + judge * judged[q]
@@ -355,16 +365,16 @@ class Searcher:
         waves = int(sims.max())
         if time_budget is None:
             simulate(aux, self.weights, roots, players, keys, sims, waves, cfg.c,
-                     cfg.fpu_reduction, cfg.judge, cfg.judge_scale, arrays, rootsum,
-                     f.states, f.obs, f.masks, f.paths)
+                     cfg.fpu_reduction, cfg.judge, cfg.judge_scale, cfg.judge_depth, arrays,
+                     rootsum, f.states, f.obs, f.masks, f.paths)
         else:
             deadline = time.perf_counter() + time_budget
             done = 0
             while done < waves and (done == 0 or time.perf_counter() < deadline):
                 step = min(self.CHUNK, waves - done)
                 simulate(aux, self.weights, roots, players, keys, sims, step, cfg.c,
-                         cfg.fpu_reduction, cfg.judge, cfg.judge_scale, arrays, rootsum,
-                         f.states, f.obs, f.masks, f.paths)
+                         cfg.fpu_reduction, cfg.judge, cfg.judge_scale, cfg.judge_depth,
+                         arrays, rootsum, f.states, f.obs, f.masks, f.paths)
                 done += step
         out = np.zeros((games, self.game.num_actions), dtype=np.int64)
         for g in range(games):

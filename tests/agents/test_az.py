@@ -189,10 +189,11 @@ def test_root_values_are_the_mean_seat_values_of_the_roots_simulations(game):
 
 
 @pytest.mark.parametrize("game", ["hansa", "voyage"])
-@pytest.mark.parametrize("judge", [0.0, 0.5, 1.0])
-def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge):
+@pytest.mark.parametrize("judge,depth", [(0.0, 0), (0.5, 0), (1.0, 0), (0.5, 3), (1.0, -1)])
+def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge, depth):
     """With `judge` j a leaf's value is (1 - j) x the net's + j x `ismcts._evaluate` of
-    the leaf: one simulation past the root, replayed by hand on the same determinization."""
+    the leaf after `depth` heuristic decisions (-1: to the end): one simulation past the
+    root, replayed by hand on the same determinization and generator."""
     from agents import ismcts
 
     g = registry.game(game)
@@ -202,21 +203,32 @@ def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge
         g.step(root, int(gen.choice(np.flatnonzero(g.legal_mask(root)))))
     player = g.current_player(root)
     flat = pvnet.random_weights(small_config(game), 0, scale=0.0)   # net value: 1/2 each
-    searcher = az_search.Searcher(g, flat, 1, az_search.SearchConfig(simulations=2,
-                                                                       judge=judge))
+    config = az_search.SearchConfig(simulations=2, judge=judge, judge_depth=depth)
+    searcher = az_search.Searcher(g, flat, 1, config)
     key = np.array([[11, 12]], np.int32)
     searcher.run(root[None].copy(), np.array([player], np.int64), key.copy())
     f = searcher.forest
     kids = np.flatnonzero(f.children[0, 0] >= 0)
     assert kids.size == 1 and f.visits[0, f.children[0, 0, kids[0]]] == 1
-    s = g.determinize(root, player, key[0].copy())      # the search's first determinization
+    replay_key = key[0].copy()
+    s = g.determinize(root, player, replay_key)         # the search's first determinization
     g.step(s, int(kids[0]))
+    leaf = s.copy()
+    if judge and depth:
+        buf, words = ismcts._scratch_mask(g.num_actions)
+        legal = np.zeros(buf.shape[0], np.int64)
+        ismcts._rollout(g.aux, s, buf[:g.num_actions], buf, words, legal, replay_key,
+                        ismcts.ROLLOUTS["heuristic"], depth)
+        assert not np.array_equal(s, leaf)              # the rollout moved the game on
+        assert g.is_terminal(s) == (depth == -1)
     judged, scratch = np.zeros(4), np.zeros(4)
     ismcts._evaluate(g.aux, s, judged, scratch, 5.0)
     expect = (1 - judge) * 0.5 + judge * judged[player]
     np.testing.assert_allclose(f.value[0, f.children[0, 0, kids[0]]], expect, atol=1e-6)
     if judge:
         assert abs(judged[player] - 0.5) > 1e-3        # the judgement says something else
+    with pytest.raises(ValueError, match="judge_depth must be -1"):
+        az_search.SearchConfig(judge_depth=-2).check()
 
 
 def test_az_takes_its_judge_from_the_net_unless_given(tmp_path):
@@ -230,3 +242,21 @@ def test_az_takes_its_judge_from_the_net_unless_given(tmp_path):
     with pytest.raises(ValueError, match="judge must be in"):
         agents.make_agent(f"az:{path}", game="hansa", judge=2.0)
     assert g.num_actions == config.num_actions
+
+
+def test_az_takes_simulations_and_c_from_the_net_unless_given(tmp_path):
+    config = small_config("hansa")
+    path = pvnet.save(tmp_path / "s.npz", pvnet.random_weights(config, 1), config,
+                      {"search": {"simulations": 37, "c": 2.5}})
+    searched = agents.make_agent(f"az:{path}", game="hansa")._searcher(2).config
+    assert (searched.simulations, searched.c, searched.judge) == (37, 2.5, 0.0)
+    given = agents.make_agent(f"az:{path}", game="hansa", simulations=5)._searcher(2).config
+    assert (given.simulations, given.c) == (5, 2.5)
+    bad = pvnet.save(tmp_path / "b.npz", pvnet.random_weights(config, 1), config,
+                     {"search": {"simulations": 0}})
+    with pytest.raises(ValueError, match="simulations must be a positive integer"):
+        agents.make_agent(f"az:{bad}", game="hansa")._searcher(2)
+    odd = pvnet.save(tmp_path / "o.npz", pvnet.random_weights(config, 1), config,
+                     {"search": {"rollouts": 3}})
+    with pytest.raises(ValueError, match=r"unknown search settings \['rollouts'\]"):
+        agents.make_agent(f"az:{odd}", game="hansa")._searcher(2)
