@@ -19,7 +19,9 @@ the labels at the positions where the heuristic's choice is not one of the
 ``--search-skip`` families (the Voyage move steps by default, nine decisions in ten) are
 the most visited action of the seat's `mcts:<N>` instead
 (`search_teacher.search_labels`): the search where it departs from the heuristic, the
-heuristic where it almost never does (docs/agents.md).
+heuristic where it almost never does (docs/agents.md). ``--aggregate`` keeps every
+round's searched positions (``OUT/searched_<r>.npz``) and fits each round on all of them
+with its own records: DAgger's aggregated data set, for the labels that are dear.
 
 Every round's net is written to ``OUT/round_<r>.npz`` atomically, with its agreement on
 positions the net itself reaches (held-out games, before and after the fit) and its win
@@ -110,9 +112,9 @@ class Run:
         return win_share(f"net:{path}", "heuristic", self.game.name, self.n,
                          self.args.rate_games)
 
-    def searched(self, records: dict, gen: np.random.Generator) -> tuple[dict, int]:
+    def searched(self, records: dict, gen: np.random.Generator) -> tuple[dict, np.ndarray]:
         """`records` with the search's most visited action as the label wherever the
-        heuristic's is not a `--search-skip` family; (records, positions searched)."""
+        heuristic's is not a `--search-skip` family; (records, the searched rows)."""
         from training.alphazero.search_teacher import search_labels
 
         found = {k: records[k] for k in ("obs", "mask", "policy", "value")}
@@ -126,7 +128,25 @@ class Run:
             found["policy"] = found["policy"].copy()
             found["policy"][pick] = 0.0
             found["policy"][pick, shares.argmax(1)] = 1.0
-        return found, len(pick) if self.args.search else 0
+        return found, pick if self.args.search else pick[:0]
+
+    def aggregated(self, r: int, new: dict, pick: np.ndarray) -> dict:
+        """With --aggregate: round r's searched rows written to ``searched_<r>.npz``, and
+        `new` joined by the searched rows of rounds 1..r-1 (read back from their files)."""
+        if not self.args.aggregate:
+            return new
+        keep = {k: new[k][pick] for k in new}
+
+        def write(tmp):
+            with open(tmp, "wb") as f:          # a file object: savez adds no suffix
+                np.savez(f, **keep)
+
+        ck.atomic_write(self.args.out / f"searched_{r}.npz", write)
+        parts = [new]
+        for k in range(1, r):
+            with np.load(self.args.out / f"searched_{k}.npz") as f:
+                parts.append({key: f[key] for key in new})
+        return {key: np.concatenate([p[key] for p in parts]) for key in new}
 
     def one_round(self, r: int) -> dict:
         from training.alphazero.warmstart import heuristic_records
@@ -138,19 +158,21 @@ class Run:
         new = heuristic_records(self.game, self.n, a.games, seed=GAME_SEEDS + r * 10**7,
                                 every=a.every, keep_states=bool(a.search), net=weights,
                                 beta=beta)
-        new, searched = self.searched(new, gen)
+        new, pick = self.searched(new, gen)
+        fitted = self.aggregated(r, new, pick)
         if self.base is None:
             self.base = heuristic_records(self.game, self.n, a.warm_games, seed=WARM_SEEDS,
                                           every=a.warm_every)
         held = self.held_out(weights)
         before = self.learner.evaluate(held)["agreement"]
-        losses = self.learner.fit(mixed(new, self.base, a.warm_share, gen), a.epochs, a.batch, gen)
+        losses = self.learner.fit(mixed(fitted, self.base, a.warm_share, gen), a.epochs, a.batch,
+                                  gen)
         after = self.learner.evaluate(held)["agreement"]
         path = a.out / f"round_{r}.npz"
         pvnet.save(path, self.learner.weights(), self.config, self.metadata(r))
         rated = self.rate(path)
-        row = {"round": r, "beta": round(beta, 4), "records": len(new["obs"]),
-               "searched": searched,
+        row = {"round": r, "beta": round(beta, 4), "records": len(fitted["obs"]),
+               "searched": len(pick),
                "agree_before": round(before, 4), "agree_after": round(after, 4),
                "policy_loss": round(losses["policy_loss"], 4),
                "value_loss": round(losses["value_loss"], 4),
@@ -208,6 +230,8 @@ def parser() -> argparse.ArgumentParser:
                     help="label with mcts:<N> where the heuristic's choice is not skipped")
     ap.add_argument("--search-skip", nargs="*", default=["move"],
                     help="action families (name prefixes) the heuristic keeps labelling")
+    ap.add_argument("--aggregate", action="store_true",
+                    help="fit every round on the searched positions of all rounds so far")
     ap.add_argument("--warm-games", type=cli_args.int_at_least(1), default=12000,
                     help="heuristic games whose records are mixed in (the warm start's)")
     ap.add_argument("--warm-every", type=cli_args.int_at_least(1), default=10)
@@ -234,6 +258,8 @@ def main(argv=None) -> int:
         ap.exit(2, f"error: no net file at {args.init}\n")
     if not 0.0 <= args.beta <= 1.0:
         ap.exit(2, f"error: --beta must be in [0, 1], got {args.beta!r}\n")
+    if args.aggregate and not args.search:
+        ap.exit(2, "error: --aggregate keeps searched positions: give --search N\n")
     if not args.warm_share >= 0.0:
         ap.exit(2, f"error: --warm-share must be >= 0, got {args.warm_share!r}\n")
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
