@@ -20,7 +20,9 @@ file for ``ppo``, the search, the net format and the net files for ``az`` and ``
 member names with their fingerprints, anchor, prior and the fit's seeds and game counts:
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
 members no longer match their fingerprints is *stale*: `evaluate` says so in its output
-(and tests/studies/test_evaluate.py fails until it is refitted).
+(and tests/studies/test_evaluate.py fails until it is refitted, or until
+``python -m studies.carry --from <revision>`` has shown that every changed member makes
+each decision as before and carried its rating over, `studies.carry`).
 
 Fitting a ladder (``python -m studies.evaluate fit <game> --players N``): every line-up
 of the members (`studies.match.lineups`; with 2 players every pair), each an arena
@@ -379,7 +381,7 @@ def ladder_markdown(ladder: dict) -> str:
              f"{fit['games']} games in all ({fit['truncated']} truncated), seats rotated, "
              f"base seed {fit['base_seed']}; {took(fit['game_seconds'])} of game time, "
              f"{took(fit['elapsed_seconds'])} wall time with {workers}; fitted "
-             f"{fit['created']} with `{fit['command']}`.", "",
+             f"{fit['created']} with `{fit['command']}`{_carried_note(ladder)}.", "",
              "| member | Elo | 95% CI |", "|---|---:|---:|"]
     for m in sorted(ladder["members"], key=lambda m: m["elo"]):
         ci = ("(anchor)" if m["name"] == ladder["anchor"]
@@ -393,6 +395,18 @@ def ladder_markdown(ladder: dict) -> str:
         lines.append(f"| {q['a']} vs {q['b']} | {q['comparisons']:g} | {q['score_a']:g} | "
                      f"{rate} |")
     return "\n".join(lines) + "\n"
+
+
+def _carried_note(ladder: dict) -> str:
+    """"; carried over ..." for members whose ratings `studies.carry` kept, else ""."""
+    carried = [(m["name"], m["carried"][-1]) for m in ladder["members"] if m.get("carried")]
+    if not carried:
+        return ""
+    names = ", ".join(name for name, _ in carried)
+    last = carried[-1][1]
+    return (f"; {names} carried over to new code on {last['created']} (the same "
+            f"decisions in {last['games']} games each as at {last['revision'][:10]}, "
+            f"`studies.carry`)")
 
 
 def predicted_width(ladder: dict, elo: float, games: int, exclude: str | None = None) -> float:

@@ -1,0 +1,87 @@
+"""studies.carry: a ladder keeps its ratings over a change only when every decision of
+the changed members is the same, and the ladder records the proof."""
+
+import json
+import shutil
+
+import pytest
+
+from studies import carry, evaluate
+
+
+def test_first_difference_names_the_game_and_decision():
+    assert carry.first_difference([[1, 2], [3]], [[1, 2], [3]]) is None
+    assert carry.first_difference([[1, 2], [3, 4]], [[1, 2], [3, 5]]) == (
+        "game 1, decision 1: 4 before, 5 now")
+    assert carry.first_difference([[1, 2]], [[1, 2, 6]]) == "game 0: 2 decisions before, 3 now"
+
+
+def _stale_copy(tmp_path, monkeypatch, member="heuristic"):
+    """A copy of the shipped Hansa 2p ladder in which `member` looks stale: its stored
+    fingerprint is another, which the 'old' tree (this one) reports as its own."""
+    path = tmp_path / "hansa_2p.json"
+    shutil.copy(evaluate.ladder_path("hansa", 2), path)
+    ladder = json.loads(path.read_text())
+    for m in ladder["members"]:
+        if m["name"] == member:
+            m["fingerprint"] = "0" * 64
+    ladder["version"] = evaluate.ladder_version(ladder)
+    path.write_text(json.dumps(ladder, indent=2) + "\n")
+    monkeypatch.setattr(carry, "fingerprint_at", lambda root, name, game: "0" * 64)
+    return path, ladder
+
+
+def test_a_member_that_plays_the_same_is_carried_with_its_evidence(tmp_path, monkeypatch):
+    path, before = _stale_copy(tmp_path, monkeypatch)
+    assert evaluate.stale_members(before) == ["heuristic"]
+    said = []
+    assert carry.carry_ladder(path, carry.ROOT, "f" * 40, 1, say=said.append)
+    after = json.loads(path.read_text())
+    assert evaluate.stale_members(after) == []
+    assert after["version"] == evaluate.ladder_version(after) != before["version"]
+    changed = {m["name"]: m for m in after["members"]}["heuristic"]
+    record = changed["carried"][-1]
+    assert record["from"] == "0" * 64 and record["revision"] == "f" * 40
+    assert record["games"] == 1 and record["decisions"] > 50
+    assert changed["elo"] == {m["name"]: m for m in before["members"]}["heuristic"]["elo"]
+    others = [m for m in after["members"] if m["name"] != "heuristic"]
+    assert others == [m for m in before["members"] if m["name"] != "heuristic"]
+    assert "made the same" in said[0]
+
+
+def test_a_member_that_plays_differently_is_refused_and_nothing_written(tmp_path, monkeypatch):
+    path, _ = _stale_copy(tmp_path, monkeypatch)
+    text = path.read_text()
+    real, calls = carry.play, []
+
+    def play(root, game, players, member, games, options):
+        calls.append(root)
+        out = real(root, game, players, member, games, options)
+        if len(calls) == 2:                 # the new tree: one decision changed
+            out[0][7] += 1
+        return out
+
+    monkeypatch.setattr(carry, "play", play)
+    said = []
+    assert not carry.carry_ladder(path, carry.ROOT, "f" * 40, 1, say=said.append)
+    assert path.read_text() == text
+    assert "plays differently (game 0, decision 7" in said[0] and "refit" in said[0]
+
+
+def test_a_revision_that_is_not_the_fitted_one_is_refused(tmp_path, monkeypatch):
+    path, _ = _stale_copy(tmp_path, monkeypatch)
+    monkeypatch.setattr(carry, "fingerprint_at", lambda root, name, game: "1" * 64)
+    text = path.read_text()
+    said = []
+    assert not carry.carry_ladder(path, carry.ROOT, "f" * 40, 1, say=said.append)
+    assert path.read_text() == text and "not the heuristic the ladder rated" in said[0]
+
+
+def test_bad_input_is_refused_in_one_line(capsys):
+    for argv, words in ((["--from", "no-such-revision"], "not a revision"),
+                        (["--from", "HEAD", "--games", "0"], "--games must be >= 1")):
+        with pytest.raises(SystemExit) as e:
+            carry.main(argv)
+        assert e.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert words in err and "\n" not in err
