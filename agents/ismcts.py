@@ -32,12 +32,14 @@ from __future__ import annotations
 import math
 import sys
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from agents import heuristic, policies
 from tradewinds import jit, jitcache, rng
+from tradewinds.kernel_jit import kernel
 
 ROLLOUTS = {"random": 0, "heuristic": 1}
 # Settings per game, from head-to-head measurements against the heuristic (docs/agents.md,
@@ -53,6 +55,7 @@ DEFAULTS = {
     "voyage": {"c": 1.5, "rollout": "heuristic", "depth": 30, "scale": 5.0, "prior": 0.5},
 }
 CHUNK = 64    # iterations per njit call when a time budget is set
+FULL = -2     # `_untried_child`: untried actions, but no room in the tree
 
 
 # ---- scratch, allocated once per search call and reused by every iteration
@@ -71,7 +74,7 @@ _ONES = np.uint64(0x0101010101010101)       # one bit per byte of a 64-bit word
 _LITTLE = sys.byteorder == "little"          # byte j of a word is bits 8j..8j+7
 
 
-@njit(cache=True)
+@kernel
 def _set_bytes(w):
     """The word with bit 8j set where byte j of `w` is not 0, every other bit 0."""
     w |= w >> np.uint64(4)
@@ -80,13 +83,13 @@ def _set_bytes(w):
     return w & _ONES
 
 
-@njit(cache=True)
+@kernel
 def _count_set(w):
     """How many bytes of the 64-bit word `w` are not 0."""
     return np.int64((_set_bytes(w) * _ONES) >> np.uint64(56))
 
 
-@njit(cache=True)
+@kernel
 def _nth_set(w, r):
     """Where in memory (0..7) the r-th (from 0) nonzero byte of the word `w` lies, the
     bytes taken in memory order."""
@@ -99,7 +102,7 @@ def _nth_set(w, r):
     return _count_set(low - np.uint64(1))    # bytes below it: j
 
 
-@njit(cache=True)
+@kernel
 def _byte_reverse(x):
     out = np.uint64(0)
     for _ in range(8):
@@ -108,7 +111,7 @@ def _byte_reverse(x):
     return out
 
 
-@njit(cache=True)
+@kernel
 def _legal_list(buf, words, out):
     """The actions set in the padded mask `buf` (`words`: its uint64 view) into `out`
     (as long as `buf`), ascending; returns how many."""
@@ -121,7 +124,7 @@ def _legal_list(buf, words, out):
     return k
 
 
-@njit(cache=True)
+@kernel
 def _copy_into(dst, src):
     """dst[:] = src as a plain loop (numba's slice assignment is several times slower)."""
     for i in range(src.shape[0]):
@@ -132,28 +135,36 @@ def _copy_into(dst, src):
 def _rollout(aux, s, mask, buf, words, legal, key, kind, depth):
     """Play the rollout policy for `depth` decisions (all the way when depth < 0).
     `mask` is `buf[:num_actions]` (`_scratch_mask`); `legal`: scratch as long as `buf`."""
+    if kind != 1:
+        _random_steps(aux, s, mask, words, key, depth)
+        return
     steps = 0
     while not jit.is_terminal(aux, s) and steps != depth:
-        if kind == 1:
-            a = policies.heuristic_action(aux, s, mask, key)
-        else:
-            jit.legal_mask(aux, s, mask)
-            # a uniform legal action, the one `tradewinds.rng.pick_set` picks from the same
-            # mask and key (one draw, ascending order), counted and found eight actions at
-            # a time; written out here, as a call passing arrays costs numba atomic
-            # reference counting, more than the pick itself
-            k = 0
+        jit.step(aux, s, policies.heuristic_action(aux, s, mask, key))
+        steps += 1
+
+
+@kernel
+def _random_steps(aux, s, mask, words, key, depth):
+    """Uniformly random legal actions for `depth` decisions (all the way when depth < 0):
+    the action `tradewinds.rng.pick_set` picks from the same mask and key (one draw,
+    ascending order), counted and found eight actions at a time. A kernel (no reference
+    counts, docs/numba.md): the playouts are most of a random-rollout search's time."""
+    steps = 0
+    while not jit.is_terminal(aux, s) and steps != depth:
+        jit.legal_mask(aux, s, mask)
+        k = 0
+        for i in range(words.shape[0]):
+            k += _count_set(words[i])
+        a = -1
+        if k > 0:
+            r = rng.below(key, 0, k)
             for i in range(words.shape[0]):
-                k += _count_set(words[i])
-            a = -1
-            if k > 0:
-                r = rng.below(key, 0, k)
-                for i in range(words.shape[0]):
-                    c = _count_set(words[i])
-                    if r < c:
-                        a = i * 8 + _nth_set(words[i], r)
-                        break
-                    r -= c
+                c = _count_set(words[i])
+                if r < c:
+                    a = i * 8 + _nth_set(words[i], r)
+                    break
+                r -= c
         jit.step(aux, s, a)
         steps += 1
 
@@ -178,10 +189,44 @@ def _evaluate(aux, s, ret, values, scale):
         ret[p] = 1.0 / (1.0 + math.exp(-(values[p] - best) / scale))
 
 
-@njit(cache=True)
-def _select(children, visits, avail, value, node, legal, k, c):
+class Tree(NamedTuple):
+    """The search tree's arrays for up to `max_nodes` nodes (node 0 is the root), passed
+    to the njit search as one value."""
+
+    children: np.ndarray     # [node, action] -> child node, -1 if never tried
+    visits: np.ndarray
+    avail: np.ndarray        # iterations in which the node's action was legal
+    value: np.ndarray        # summed returns of the seat that moved into the node
+    mover: np.ndarray
+    hint: np.ndarray         # the heuristic's action at the node (PUCT), -1 if not asked
+    size: np.ndarray         # [nodes in use]
+
+
+def new_tree(max_nodes: int, num_actions: int) -> Tree:
+    return Tree(children=np.full((max_nodes, num_actions), -1, dtype=np.int32),
+                visits=np.zeros(max_nodes, dtype=np.int64),
+                avail=np.zeros(max_nodes, dtype=np.int64),
+                value=np.zeros(max_nodes, dtype=np.float64),
+                mover=np.zeros(max_nodes, dtype=np.int64),
+                hint=np.full(max_nodes, -1, dtype=np.int64),
+                size=np.ones(1, dtype=np.int64))
+
+
+class Settings(NamedTuple):
+    """How the search selects, rolls out and judges (`search` documents each)."""
+
+    c: float
+    prior: float             # > 0: PUCT with the heuristic's prior; 0: UCB
+    rollout_kind: int        # ROLLOUTS
+    rollout_depth: int
+    scale: float
+
+
+@kernel(inline="always")
+def _select_ucb(tree, node, legal, k, c):
     """The legal child (`legal[:k]`, ascending) maximising UCB with availability counts;
     bumps availabilities."""
+    children, visits, avail, value = tree.children, tree.visits, tree.avail, tree.value
     best, best_a = -1e300, -1
     for i in range(k):
         a = legal[i]
@@ -193,84 +238,15 @@ def _select(children, visits, avail, value, node, legal, k, c):
     return best_a
 
 
-@njit(cache=True)
-def _backup(path, depth, ret, visits, value, mover):
-    visits[0] += 1
-    for i in range(1, depth + 1):
-        n = path[i]
-        visits[n] += 1
-        value[n] += ret[mover[n]]
-
-
-@njit(cache=True)
-def iterate(aux, root, player, key, iterations, c, rollout_kind, rollout_depth, scale, children,
-            visits, avail, value, mover, size):
-    """Run `iterations` SO-ISMCTS iterations from the searcher `player`'s information set
-    at `root`, growing the tree held in the arrays (size[0] = nodes in use). Selection is
-    UCB with availability counts; every untried legal action is expanded (in random order)
-    before a node's children are compared."""
-    num_actions = children.shape[1]
-    buf, words = _scratch_mask(num_actions)
-    mask = buf[:num_actions]
-    legal = np.zeros(buf.shape[0], dtype=np.int64)
-    ret = np.zeros(4, dtype=np.float64)
-    values = np.zeros(4, dtype=np.float64)
-    path = np.zeros(children.shape[0], dtype=np.int64)
-    s = np.empty_like(root)
-    for _ in range(iterations):
-        _copy_into(s, root)
-        jit.determinize(aux, s, player, key)
-        node, depth = 0, 0
-        path[0] = 0
-        while not jit.is_terminal(aux, s):
-            jit.legal_mask(aux, s, mask)
-            k = _legal_list(buf, words, legal)
-            p = jit.current_player(aux, s)
-            untried = 0
-            for i in range(k):
-                if children[node, legal[i]] < 0:
-                    untried += 1
-            if untried > 0 and size[0] < children.shape[0]:
-                r = rng.below(key, 0, untried)
-                pick = -1
-                for i in range(k):
-                    a = legal[i]
-                    ch = children[node, a]
-                    if ch < 0:
-                        if r == 0:
-                            pick = a
-                        r -= 1
-                    else:
-                        avail[ch] += 1
-                new = size[0]
-                size[0] += 1
-                children[node, pick] = new
-                mover[new] = p
-                avail[new] = 1
-                jit.step(aux, s, pick)
-                depth += 1
-                path[depth] = new
-                break
-            if untried > 0:          # tree full: continue as a rollout
-                break
-            a = _select(children, visits, avail, value, node, legal, k, c)
-            jit.step(aux, s, a)
-            node = children[node, a]
-            depth += 1
-            path[depth] = node
-        _rollout(aux, s, mask, buf, words, legal, key, rollout_kind, rollout_depth)
-        _evaluate(aux, s, ret, values, scale)
-        _backup(path, depth, ret, visits, value, mover)
-
-
-@njit(cache=True)
-def _select_puct(children, visits, avail, value, hint, node, legal, k, c, prior, fpu):
+@kernel(inline="always")
+def _select_puct(tree, node, legal, k, c, prior, fpu):
     """PUCT with a heuristic prior: the legal action (`legal[:k]`, ascending) maximising
     Q + c * P * sqrt(availability) / (1 + visits), P = prior on the heuristic's action plus
     (1 - prior) / k spread over the k legal actions; an action never tried has Q = `fpu`
     and the parent's visits as its availability. Bumps the availabilities."""
+    children, visits, avail, value = tree.children, tree.visits, tree.avail, tree.value
     best, best_a = -1e300, -1
-    h = hint[node]
+    h = tree.hint[node]
     for i in range(k):
         a = legal[i]
         p_a = (1.0 - prior) / k + (prior if a == h else 0.0)
@@ -287,55 +263,126 @@ def _select_puct(children, visits, avail, value, hint, node, legal, k, c, prior,
     return best_a
 
 
+@kernel(inline="always")
+def _add_child(tree, node, a, p):
+    """A new node for action `a` at `node`, moved into by seat p; -1 when the tree is full."""
+    size = tree.size
+    if size[0] >= tree.children.shape[0]:
+        return -1
+    ch = size[0]
+    size[0] += 1
+    tree.children[node, a] = ch
+    tree.mover[ch] = p
+    tree.avail[ch] = 1
+    return ch
+
+
+@kernel(inline="always")
+def _untried_child(tree, node, legal, k, key, full):
+    """UCB's expansion: a random legal action never tried at `node` (bumping the
+    availabilities of the tried ones); -1 when every legal action was tried, `FULL` when
+    some were not but the tree is `full` (no draw then)."""
+    children = tree.children
+    untried = 0
+    for i in range(k):
+        if children[node, legal[i]] < 0:
+            untried += 1
+    if untried == 0:
+        return -1
+    if full:
+        return FULL
+    r = rng.below(key, 0, untried)
+    pick = -1
+    for i in range(k):
+        a = legal[i]
+        ch = children[node, a]
+        if ch < 0:
+            if r == 0:
+                pick = a
+            r -= 1
+        else:
+            tree.avail[ch] += 1
+    return pick
+
+
+@njit(cache=True, inline="always")
+def _descend(aux, s, key, how, tree, buf, words, legal, path):
+    """Walk the tree from the root on the determinization `s` to a new leaf (or the end of
+    the game, or a full tree), stepping `s` along; returns the path's depth.
+
+    UCB (``how.prior`` 0) expands every untried legal action (in random order) before a
+    node's children are compared. PUCT asks the heuristic once per node, on the
+    determinization that first reaches it, and grows one child per visit, the child PUCT
+    picks, valuing unvisited actions at the mover's fair share 1/n (first-play urgency)."""
+    mask = buf[:tree.children.shape[1]]
+    puct = how.prior > 0
+    fpu = 1.0 / s[0]
+    node, depth = 0, 0
+    path[0] = 0
+    while not jit.is_terminal(aux, s):
+        if puct and tree.hint[node] < 0:
+            tree.hint[node] = policies.heuristic_action(aux, s, mask, key)
+        jit.legal_mask(aux, s, mask)
+        k = _legal_list(buf, words, legal)
+        p = jit.current_player(aux, s)
+        if puct:
+            a = _select_puct(tree, node, legal, k, how.c, how.prior, fpu)
+            ch = tree.children[node, a]
+            jit.step(aux, s, a)
+            if ch < 0:
+                ch = _add_child(tree, node, a, p)
+                if ch >= 0:
+                    depth += 1
+                    path[depth] = ch
+                return depth                 # a new leaf, or a full tree: rollout
+        else:
+            full = tree.size[0] >= tree.children.shape[0]
+            a = _untried_child(tree, node, legal, k, key, full)
+            if a == FULL:                    # untried actions and no room: rollout
+                return depth
+            if a >= 0:
+                ch = _add_child(tree, node, a, p)      # room was checked: ch >= 0
+                jit.step(aux, s, a)
+                depth += 1
+                path[depth] = ch
+                return depth
+            a = _select_ucb(tree, node, legal, k, how.c)
+            jit.step(aux, s, a)
+            ch = tree.children[node, a]
+        node = ch
+        depth += 1
+        path[depth] = node
+    return depth
+
+
 @njit(cache=True)
-def iterate_puct(aux, root, player, key, iterations, c, prior, rollout_kind, rollout_depth,
-                 scale, children, visits, avail, value, mover, hint, size):
-    """SO-ISMCTS iterations with PUCT selection guided by the game's heuristic
-    (`policies.heuristic_action`, asked once per node on the determinization that first
-    reaches it). A node grows one child per visit, the child PUCT picks, so with few
-    iterations the search follows the heuristic and leaves it where the values say so.
-    Unvisited actions are judged at the mover's fair share 1/n (first-play urgency)."""
-    num_actions = children.shape[1]
-    buf, words = _scratch_mask(num_actions)
-    mask = buf[:num_actions]
+def iterate(aux, root, player, key, iterations, how, tree):
+    """Run `iterations` SO-ISMCTS iterations from the searcher `player`'s information set
+    at `root`, growing `tree` (a `Tree`) as `how` (`Settings`) says: each draws a
+    determinization, descends (`_descend`), rolls out, judges the leaf and backs up."""
+    buf, words = _scratch_mask(tree.children.shape[1])
+    mask = buf[:tree.children.shape[1]]
     legal = np.zeros(buf.shape[0], dtype=np.int64)
     ret = np.zeros(4, dtype=np.float64)
     values = np.zeros(4, dtype=np.float64)
-    path = np.zeros(children.shape[0], dtype=np.int64)
+    path = np.zeros(tree.children.shape[0], dtype=np.int64)
     s = np.empty_like(root)
     for _ in range(iterations):
         _copy_into(s, root)
         jit.determinize(aux, s, player, key)
-        fpu = 1.0 / s[0]
-        node, depth = 0, 0
-        path[0] = 0
-        while not jit.is_terminal(aux, s):
-            if hint[node] < 0:
-                hint[node] = policies.heuristic_action(aux, s, mask, key)
-            jit.legal_mask(aux, s, mask)
-            k = _legal_list(buf, words, legal)
-            p = jit.current_player(aux, s)
-            a = _select_puct(children, visits, avail, value, hint, node, legal, k, c, prior,
-                             fpu)
-            ch = children[node, a]
-            jit.step(aux, s, a)
-            depth += 1
-            if ch < 0:
-                if size[0] >= children.shape[0]:
-                    depth -= 1       # tree full: the rest is rollout
-                    break
-                ch = size[0]
-                size[0] += 1
-                children[node, a] = ch
-                mover[ch] = p
-                avail[ch] = 1
-                path[depth] = ch
-                break
-            node = ch
-            path[depth] = node
-        _rollout(aux, s, mask, buf, words, legal, key, rollout_kind, rollout_depth)
-        _evaluate(aux, s, ret, values, scale)
-        _backup(path, depth, ret, visits, value, mover)
+        depth = _descend(aux, s, key, how, tree, buf, words, legal, path)
+        _rollout(aux, s, mask, buf, words, legal, key, how.rollout_kind, how.rollout_depth)
+        _evaluate(aux, s, ret, values, how.scale)
+        _backup(path, depth, ret, tree.visits, tree.value, tree.mover)
+
+
+@kernel
+def _backup(path, depth, ret, visits, value, mover):
+    visits[0] += 1
+    for i in range(1, depth + 1):
+        n = path[i]
+        visits[n] += 1
+        value[n] += ret[mover[n]]
 
 
 @njit(cache=True)
@@ -351,19 +398,6 @@ def best_root_action(children, visits, mask):
     return best_a
 
 
-class Tree:
-    """The search tree's arrays for up to `max_nodes` nodes (node 0 is the root)."""
-
-    def __init__(self, max_nodes: int, num_actions: int):
-        self.children = np.full((max_nodes, num_actions), -1, dtype=np.int32)
-        self.visits = np.zeros(max_nodes, dtype=np.int64)
-        self.avail = np.zeros(max_nodes, dtype=np.int64)
-        self.value = np.zeros(max_nodes, dtype=np.float64)
-        self.mover = np.zeros(max_nodes, dtype=np.int64)
-        self.hint = np.full(max_nodes, -1, dtype=np.int64)   # heuristic action (PUCT)
-        self.size = np.ones(1, dtype=np.int64)
-
-
 def search(game, state, player: int, key: np.ndarray, simulations: int = 400,
            c: float = 0.7, rollout: str = "heuristic", time_budget: float | None = None,
            action_mask: np.ndarray | None = None, depth: int = -1, scale: float = 5.0,
@@ -372,27 +406,18 @@ def search(game, state, player: int, key: np.ndarray, simulations: int = 400,
     `action_mask`: the decider's legal actions (his own knowledge; computed if None).
     `depth`: rollout decisions before the position is judged (`_evaluate`; `scale` VP per
     unit of log-odds); -1 plays rollouts to the end of the game. `prior` > 0: PUCT
-    selection with that much prior weight on the heuristic's action (`iterate_puct`);
-    0: UCB with availability counts (`iterate`)."""
-    tree = Tree(simulations + 1, game.num_actions)
-    kind = ROLLOUTS[rollout]
-    if prior > 0:
-        def run(k):
-            iterate_puct(game.aux, state, player, key, k, c, prior, kind, int(depth),
-                         float(scale), tree.children, tree.visits, tree.avail, tree.value,
-                         tree.mover, tree.hint, tree.size)
-    else:
-        def run(k):
-            iterate(game.aux, state, player, key, k, c, kind, int(depth), float(scale),
-                    tree.children, tree.visits, tree.avail, tree.value, tree.mover, tree.size)
+    selection with that much prior weight on the heuristic's action; 0: UCB with
+    availability counts (`_descend`)."""
+    tree = new_tree(simulations + 1, game.num_actions)
+    how = Settings(float(c), float(prior), ROLLOUTS[rollout], int(depth), float(scale))
     if time_budget is None:
-        run(simulations)
+        iterate(game.aux, state, player, key, simulations, how, tree)
     else:
         deadline = time.perf_counter() + time_budget
         done = 0
         while done < simulations and (done == 0 or time.perf_counter() < deadline):
             k = min(CHUNK, simulations - done)
-            run(k)
+            iterate(game.aux, state, player, key, k, how, tree)
             done += k
     mask = game.legal_mask(state) if action_mask is None else action_mask
     return int(best_root_action(tree.children, tree.visits, mask)), tree
