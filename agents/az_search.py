@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls, loaded first)
@@ -78,47 +79,64 @@ class SearchConfig:
                              f"got {self.judge_depth!r}")
 
 
-class Forest:
-    """The trees of `games` searches, up to `max_nodes` nodes each (node 0: the root)."""
+class Forest(NamedTuple):
+    """The trees of `games` searches, up to `max_nodes` nodes each (node 0: the root), and
+    one wave's scratch: passed to the njit search as one value."""
 
-    def __init__(self, games: int, max_nodes: int, num_actions: int, obs_size: int,
-                 state_size: int):
-        g, m, a = games, max_nodes, num_actions
-        self.children = np.full((g, m, a), -1, dtype=np.int32)
-        self.prior = np.zeros((g, m, a), dtype=np.float32)
-        self.expanded = np.zeros((g, m), dtype=np.int8)
-        self.visits = np.zeros((g, m), dtype=np.int64)
-        self.avail = np.zeros((g, m), dtype=np.int64)
-        self.value = np.zeros((g, m), dtype=np.float64)
-        self.mover = np.zeros((g, m), dtype=np.int64)
-        self.netval = np.zeros((g, m, pvnet.MAX_SEATS), dtype=np.float32)
-        self.size = np.ones(g, dtype=np.int64)
-        self.rootsum = np.zeros((g, pvnet.MAX_SEATS), dtype=np.float64)   # seat values
-        # scratch for one wave
-        self.states = np.zeros((g, state_size), dtype=np.int32)
-        self.obs = np.zeros((g, obs_size), dtype=np.float32)
-        self.masks = np.zeros((g, (a + 7) // 8 * 8), dtype=np.int8)
-        self.paths = np.zeros((g, m + 1), dtype=np.int64)
+    children: np.ndarray     # [game, node, action] -> child node, -1 if never tried
+    prior: np.ndarray        # [game, node, action]: the net's policy at the node
+    expanded: np.ndarray     # [game, node]: 1 once the net has judged the node
+    visits: np.ndarray
+    avail: np.ndarray        # simulations in which the node's action was legal
+    value: np.ndarray        # summed values of the seat that moved into the node
+    mover: np.ndarray
+    netval: np.ndarray       # [game, node, seat]: the net's seat values at the node
+    size: np.ndarray         # [game]: nodes in use
+    rootsum: np.ndarray      # [game, seat]: summed seat values at the root
+    states: np.ndarray       # scratch for one wave: each game's determinization
+    obs: np.ndarray
+    masks: np.ndarray
+    paths: np.ndarray
 
-    @property
-    def games(self) -> int:
-        return self.children.shape[0]
+    def first(self, games: int) -> Forest:
+        """The same arrays for the first `games` games only (views)."""
+        return Forest(*(a[:games] for a in self))
 
-    @property
-    def max_nodes(self) -> int:
-        return self.children.shape[1]
 
-    def arrays(self) -> tuple:
-        return (self.children, self.prior, self.expanded, self.visits, self.avail,
-                self.value, self.mover, self.netval, self.size)
+def new_forest(games: int, max_nodes: int, num_actions: int, obs_size: int,
+               state_size: int) -> Forest:
+    g, m, a = games, max_nodes, num_actions
+    return Forest(children=np.full((g, m, a), -1, dtype=np.int32),
+                  prior=np.zeros((g, m, a), dtype=np.float32),
+                  expanded=np.zeros((g, m), dtype=np.int8),
+                  visits=np.zeros((g, m), dtype=np.int64),
+                  avail=np.zeros((g, m), dtype=np.int64),
+                  value=np.zeros((g, m), dtype=np.float64),
+                  mover=np.zeros((g, m), dtype=np.int64),
+                  netval=np.zeros((g, m, pvnet.MAX_SEATS), dtype=np.float32),
+                  size=np.ones(g, dtype=np.int64),
+                  rootsum=np.zeros((g, pvnet.MAX_SEATS), dtype=np.float64),
+                  states=np.zeros((g, state_size), dtype=np.int32),
+                  obs=np.zeros((g, obs_size), dtype=np.float32),
+                  masks=np.zeros((g, (a + 7) // 8 * 8), dtype=np.int8),
+                  paths=np.zeros((g, m + 1), dtype=np.int64))
 
-    def reset(self) -> None:
-        _reset(*self.arrays())
-        self.rootsum[:] = 0.0
+
+class Knobs(NamedTuple):
+    """The search settings the njit search reads (`SearchConfig` documents them)."""
+
+    c: float
+    fpu_reduction: float
+    judge: float
+    judge_scale: float
+    judge_depth: int
 
 
 @njit(cache=True)
-def _reset(children, prior, expanded, visits, avail, value, mover, netval, size):
+def _reset(f):
+    """Every tree back to its root alone; the root seat values to 0."""
+    children, prior, expanded, visits = f.children, f.prior, f.expanded, f.visits
+    avail, value, mover, size = f.avail, f.value, f.mover, f.size
     for g in range(children.shape[0]):
         for n in range(size[g]):
             for a in range(children.shape[2]):
@@ -130,6 +148,8 @@ def _reset(children, prior, expanded, visits, avail, value, mover, netval, size)
             value[g, n] = 0.0
             mover[g, n] = 0
         size[g] = 1
+        for p in range(f.rootsum.shape[1]):
+            f.rootsum[g, p] = 0.0
 
 
 @njit(cache=True)
@@ -160,11 +180,12 @@ def _select(prior, children, visits, avail, value, netval, node, legal, k, p, c,
 
 
 @njit(cache=True)
-def _descend(aux, s, g, forest_arrays, path, buf, words, legal, c, fpu_reduction):
+def _descend(aux, s, g, f, path, buf, words, legal, c, fpu_reduction):
     """One simulation of tree g from the determinization `s` down to a leaf, growing the
     tree by the child it steps into. Returns (depth, leaf node or -1 when the tree is
     full, True when the game is over at the leaf)."""
-    children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
+    children, prior, expanded, visits = f.children, f.prior, f.expanded, f.visits
+    avail, value, mover, netval, size = f.avail, f.value, f.mover, f.netval, f.size
     num_actions = children.shape[2]
     mask = buf[:num_actions]
     node, depth = 0, 0
@@ -220,14 +241,16 @@ def _expand(prior, expanded, netval, g, node, logits, value_logits, mask, n, obs
 
 
 @njit(cache=True)
-def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, judge, judge_scale,
-             judge_depth, forest_arrays, rootsum, states, obs, masks, paths):
+def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
     """Run `waves` waves over every game g whose root visits are below sims[g]: each takes
     one simulation of tree g from a fresh determinization of roots[g] for players[g]
     (keys[g]: its generator) to a leaf; the leaves that need the net go through one
-    forward pass (with `judge` > 0 mixed with the game's judgement of the leaf). Returns
-    the simulations run."""
-    children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
+    forward pass (with `knobs.judge` > 0 mixed with the game's judgement of the leaf), in
+    the `Forest` f. Returns the simulations run."""
+    children, prior, expanded, visits = f.children, f.prior, f.expanded, f.visits
+    value, mover, netval, rootsum = f.value, f.mover, f.netval, f.rootsum
+    states, obs, masks, paths = f.states, f.obs, f.masks, f.paths
+    judge, judge_depth = knobs.judge, knobs.judge_depth
     games = roots.shape[0]
     num_actions = children.shape[2]
     buf, words = _scratch_mask(num_actions)
@@ -251,8 +274,8 @@ def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, judge,
             for i in range(s.shape[0]):
                 s[i] = roots[g, i]
             jit.determinize(aux, s, players[g], keys[g])
-            d, node, over = _descend(aux, s, g, forest_arrays, paths[g], buf, words, legal,
-                                     c, fpu_reduction)
+            d, node, over = _descend(aux, s, g, f, paths[g], buf, words, legal, knobs.c,
+                                     knobs.fpu_reduction)
             done += 1
             if over:
                 jit.returns(aux, s, ret)
@@ -276,7 +299,7 @@ def simulate(aux, w, roots, players, keys, sims, waves, c, fpu_reduction, judge,
                 if judge_depth != 0:
                     _rollout(aux, states[g], buf[:num_actions], buf, words, legal, keys[g],
                              HEURISTIC, judge_depth)
-                _evaluate(aux, states[g], judged, scratch, judge_scale)
+                _evaluate(aux, states[g], judged, scratch, knobs.judge_scale)
                 for q in range(ret.shape[0]):
                     ret[q] = (1.0 - judge) * ret[q] + judge * judged[q]
             _backup(visits, value, mover, rootsum, g, paths[g], depth[i], ret)
@@ -292,10 +315,11 @@ def _all_done(visits, sims):
 
 
 @njit(cache=True)
-def expand_roots(aux, w, roots, players, forest_arrays, rootsum, obs, masks):
+def expand_roots(aux, w, roots, players, f):
     """Evaluate every root (its searcher's own observation and legal actions) in one
     forward pass and expand it; its visit count starts at 1, its value sum at the net's."""
-    children, prior, expanded, visits, avail, value, mover, netval, size = forest_arrays
+    children, prior, expanded, visits, netval = f.children, f.prior, f.expanded, f.visits, f.netval
+    rootsum, obs, masks = f.rootsum, f.obs, f.masks
     games = roots.shape[0]
     num_actions = children.shape[2]
     ret = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
@@ -332,8 +356,8 @@ class Searcher:
         self.game, self.weights = game, weights
         self.config = config or SearchConfig()
         self.config.check()
-        self.forest = Forest(games, self.config.simulations + 1, game.num_actions,
-                             game.obs_size, game.state_size)
+        self.forest = new_forest(games, self.config.simulations + 1, game.num_actions,
+                                 game.obs_size, game.state_size)
 
     def run(self, roots: np.ndarray, players: np.ndarray, keys: np.ndarray,
             sims: np.ndarray | None = None, noise: np.random.Generator | None = None,
@@ -344,37 +368,34 @@ class Searcher:
         priors (self-play); `time_budget`: seconds for the whole batch."""
         cfg, f = self.config, self.forest
         games = roots.shape[0]
-        if games > f.games:
-            raise ValueError(f"{games} roots for a searcher of {f.games} games")
+        if games > f.children.shape[0]:
+            raise ValueError(f"{games} roots for a searcher of {f.children.shape[0]} games")
         if sims is None:
             sims = np.full(games, cfg.simulations, dtype=np.int64)
-        sims = np.minimum(np.asarray(sims, dtype=np.int64), f.max_nodes - 1)
+        sims = np.minimum(np.asarray(sims, dtype=np.int64), f.children.shape[1] - 1)
         with _one_blas_thread():
             return self._run(roots, players, keys, sims, noise, time_budget)
 
     def _run(self, roots, players, keys, sims, noise, time_budget) -> np.ndarray:
-        cfg, f = self.config, self.forest
+        cfg = self.config
         games = roots.shape[0]
-        f.reset()
-        arrays = tuple(a[:games] for a in f.arrays())
+        _reset(self.forest)
+        f = self.forest.first(games)
         aux = self.game.aux
-        rootsum = f.rootsum[:games]
-        expand_roots(aux, self.weights, roots, players, arrays, rootsum, f.obs, f.masks)
+        knobs = Knobs(float(cfg.c), float(cfg.fpu_reduction), float(cfg.judge),
+                      float(cfg.judge_scale), int(cfg.judge_depth))
+        expand_roots(aux, self.weights, roots, players, f)
         if noise is not None and cfg.noise_fraction > 0:
             self._add_noise(games, noise)
         waves = int(sims.max())
         if time_budget is None:
-            simulate(aux, self.weights, roots, players, keys, sims, waves, cfg.c,
-                     cfg.fpu_reduction, cfg.judge, cfg.judge_scale, cfg.judge_depth, arrays,
-                     rootsum, f.states, f.obs, f.masks, f.paths)
+            simulate(aux, self.weights, roots, players, keys, sims, waves, knobs, f)
         else:
             deadline = time.perf_counter() + time_budget
             done = 0
             while done < waves and (done == 0 or time.perf_counter() < deadline):
                 step = min(self.CHUNK, waves - done)
-                simulate(aux, self.weights, roots, players, keys, sims, step, cfg.c,
-                         cfg.fpu_reduction, cfg.judge, cfg.judge_scale, cfg.judge_depth,
-                         arrays, rootsum, f.states, f.obs, f.masks, f.paths)
+                simulate(aux, self.weights, roots, players, keys, sims, step, knobs, f)
                 done += step
         out = np.zeros((games, self.game.num_actions), dtype=np.int64)
         for g in range(games):
