@@ -35,6 +35,19 @@ def atomic_write(path: Path, write) -> None:
             os.unlink(tmp)
 
 
+def save_arrays(path: Path, arrays: dict, compressed: bool = False) -> None:
+    """Write `arrays` to the .npz file `path` atomically (through a file object, so numpy
+    adds no suffix to the temporary name)."""
+    import numpy as np
+
+    save = np.savez_compressed if compressed else np.savez
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            save(f, **arrays)
+    atomic_write(path, write)
+
+
 def write_json(path: Path, data) -> None:
     atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(data, indent=2) + "\n"))
 

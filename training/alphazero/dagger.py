@@ -135,13 +135,7 @@ class Run:
         `new` joined by the searched rows of rounds 1..r-1 (read back from their files)."""
         if not self.args.aggregate:
             return new
-        keep = {k: new[k][pick] for k in new}
-
-        def write(tmp):
-            with open(tmp, "wb") as f:          # a file object: savez adds no suffix
-                np.savez(f, **keep)
-
-        ck.atomic_write(self.args.out / f"searched_{r}.npz", write)
+        ck.save_arrays(self.args.out / f"searched_{r}.npz", {k: new[k][pick] for k in new})
         parts = [new]
         for k in range(1, r):
             with np.load(self.args.out / f"searched_{k}.npz") as f:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from training.alphazero.selfplay import empty_records
-from training.checkpoints import atomic_write
+from training.checkpoints import save_arrays
 
 FIELDS = ("obs", "mask", "policy", "value")
 
@@ -39,11 +39,7 @@ class ReplayBuffer:
     def save(self, path: Path) -> None:
         order = (self.head - self.size + np.arange(self.size)) % self.capacity
         arrays = {k: self.data[k][order] for k in FIELDS}
-
-        def write(tmp):
-            with open(tmp, "wb") as f:
-                np.savez(f, added=np.array(self.added), **arrays)
-        atomic_write(Path(path), write)
+        save_arrays(Path(path), {"added": np.array(self.added), **arrays})
 
     @classmethod
     def load(cls, path: Path, capacity: int, obs_size: int, num_actions: int) -> ReplayBuffer:

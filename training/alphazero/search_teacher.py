@@ -93,7 +93,7 @@ def label(game_name: str, num_players: int, games: int, every: int, simulations:
     say(f"{len(firsts) - len(todo)} of {len(firsts)} chunks labelled; labelling {len(todo)}")
 
     def save(first, records):
-        ck.atomic_write(chunk_path(labels, first), lambda tmp: _save_npz(tmp, records))
+        ck.save_arrays(chunk_path(labels, first), records, compressed=True)
 
     t0 = time.perf_counter()
     if workers <= 1:
@@ -110,11 +110,6 @@ def label(game_name: str, num_players: int, games: int, every: int, simulations:
                 save(first, job.result())
                 say(f"chunk {first}: done, {time.perf_counter() - t0:.0f} s")
     return [chunk_path(labels, f) for f in firsts]
-
-
-def _save_npz(path, records: dict) -> None:
-    with open(path, "wb") as f:
-        np.savez_compressed(f, **records)
 
 
 def load(files: list, num_players: int, value_blend: float) -> dict:
