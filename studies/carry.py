@@ -56,14 +56,20 @@ print(json.dumps(out))
 """
 
 
+def _child(root: Path, code: str, *args: str) -> subprocess.CompletedProcess:
+    """`code` run by Python with the code at `root` on its path (its own imports and
+    numba cache)."""
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True,
+                          text=True)
+
+
 def play(root: Path, game: str, players: int, member: str, games: int,
          options: dict) -> list[list[int]]:
     """The actions of `games` games of `member` in every seat, played by the code at
-    `root` in a child process (its own imports and numba cache)."""
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    proc = subprocess.run([sys.executable, "-c", _PLAYER, game, str(players), member,
-                           str(games), str(SEED), json.dumps(options)],
-                          cwd=root, env=env, capture_output=True, text=True)
+    `root` in a child process."""
+    proc = _child(root, _PLAYER, game, str(players), member, str(games), str(SEED),
+                  json.dumps(options))
     if proc.returncode != 0:
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"{member} at {root}: the games failed ({tail})")
@@ -74,9 +80,7 @@ def fingerprint_at(root: Path, member: str, game: str) -> str:
     """`member`'s fingerprint in the code at `root` (a child process)."""
     code = ("import sys; from studies.evaluate import fingerprint; "
             "print(fingerprint(sys.argv[1], sys.argv[2]))")
-    proc = subprocess.run([sys.executable, "-c", code, member, game], cwd=root,
-                          env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True,
-                          text=True)
+    proc = _child(root, code, member, game)
     if proc.returncode != 0:
         return ""
     return proc.stdout.strip().splitlines()[-1]
