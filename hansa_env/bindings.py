@@ -55,6 +55,7 @@ jit.bind(
     HansaAux,
     init=_init,
     step=lambda aux, s, a: K.step(s, a),
+    apply=lambda aux, s, a: K.apply(s, a),
     legal_mask=lambda aux, s, mask: K.legal_mask(s, mask),
     current_player=lambda aux, s: K.current_player(s),
     is_terminal=lambda aux, s: K.is_terminal(s),

@@ -528,6 +528,13 @@ def step(s, a):
         return ERR_OVER
     if not is_legal(s, a):
         return ERR_ILLEGAL
+    apply(s, a)
+    return OK
+
+
+@kernel
+def apply(s, a):
+    """`step` for an action known legal (taken from `legal_mask`), without its checks."""
     phase = s[PHASE]
     p = s[DECIDER]
     if phase == SETUP:
@@ -592,7 +599,6 @@ def step(s, a):
         discard(s, p, a - A.DISCARD)
         if hand_total(s, p) <= B.TAX_GOODS_LIMIT:
             end_turn(s)
-    return OK
 
 
 # =====================================================================  scoring
@@ -720,7 +726,7 @@ def random_playout(s, key):
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     steps = 0
     while s[PHASE] != GAME_OVER:
-        step(s, random_action(s, mask, key))
+        apply(s, random_action(s, mask, key))
         steps += 1
     return steps
 

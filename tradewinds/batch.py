@@ -69,7 +69,7 @@ def _random_step_row(aux, s, mask, key, seeds, i, auto_reset, num_players, opts)
     """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
     aux, s, mask, key, seeds, opts = (borrow(aux), borrow(s), borrow(mask), borrow(key),
                                       borrow(seeds), borrow(opts))
-    jit.step(aux, s, random_action(aux, s, mask, key))
+    jit.apply(aux, s, random_action(aux, s, mask, key))
     if not jit.is_terminal(aux, s):
         return 0
     if auto_reset:

@@ -15,6 +15,7 @@ Signatures (``s`` is a game's int32 state vector, ``mask`` an int8/uint8 action 
 |---|---|
 | ``init(aux, s, num_players, seed, opts)`` | a fresh game; ``opts`` = int64 option values |
 | ``step(aux, s, a) -> int`` | apply one decision; 0, or an error code (state untouched) |
+| ``apply(aux, s, a)`` | apply a decision known legal (taken from ``legal_mask``), unchecked |
 | ``legal_mask(aux, s, mask)`` | write the legal actions |
 | ``current_player(aux, s) -> int`` | who decides now; -1 when over |
 | ``is_terminal(aux, s) -> bool`` | over (by the rules or the round cap) |
@@ -45,7 +46,11 @@ from numba.extending import overload
 from tradewinds import jitcache
 
 PROTOCOL = ("init", "step", "legal_mask", "current_player", "is_terminal", "returns",
-            "scores", "observe", "determinize")
+            "scores", "observe", "determinize", "apply")
+# Protocol names a game may leave out, and the name bound in their place. `apply` skips
+# `step`'s checks in loops that take their actions from the mask (random playouts, the
+# search's descent): a game without one gets `step` there.
+OPTIONAL = {"apply": "step"}
 
 
 def init(aux, s, num_players, seed, opts):
@@ -53,6 +58,10 @@ def init(aux, s, num_players, seed, opts):
 
 
 def step(aux, s, a):
+    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+
+
+def apply(aux, s, a):
     raise NotImplementedError("tradewinds.jit functions are called from njit code only")
 
 
@@ -127,11 +136,14 @@ def _protocol_picker(name):
 def bind(aux_class, *, cache: bool = True, **impls) -> None:
     """Bind a game's njit kernels to the protocol names for aux values of `aux_class`.
 
-    Every name of `PROTOCOL` must be given; each implementation takes the same arguments
-    as the protocol function (aux first). Binding the same class twice is a no-op.
+    Every name of `PROTOCOL` must be given but those of `OPTIONAL`; each implementation
+    takes the same arguments as the protocol function (aux first). Binding the same class
+    twice is a no-op.
     ``cache=False``: generic functions compiled for this game are never written to numba's
     disk cache (for an aux class that other processes cannot import; see the top).
     """
+    impls = {**{name: impls[instead] for name, instead in OPTIONAL.items()
+                if name not in impls and instead in impls}, **impls}
     missing = sorted(set(PROTOCOL) - set(impls))
     extra = sorted(set(impls) - set(PROTOCOL))
     if missing or extra:

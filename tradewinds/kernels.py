@@ -19,6 +19,12 @@ def step(aux, s, a):
 
 
 @njit(cache=True)
+def apply(aux, s, a):
+    """`jit.apply`: a legal action, unchecked (tests compare it with `step`)."""
+    jit.apply(borrow(aux), borrow(s), a)
+
+
+@njit(cache=True)
 def legal_mask(aux, s, mask):
     jit.legal_mask(borrow(aux), borrow(s), borrow(mask))
 
@@ -50,7 +56,7 @@ def playout_into(aux, s, key, mask):
     aux, s, key, mask = borrow(aux), borrow(s), borrow(key), borrow(mask)
     steps = 0
     while not jit.is_terminal(aux, s):
-        jit.step(aux, s, random_action(aux, s, mask, key))
+        jit.apply(aux, s, random_action(aux, s, mask, key))
         steps += 1
     return steps
 

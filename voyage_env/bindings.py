@@ -91,6 +91,7 @@ jit.bind(
     VoyageAux,
     init=_init,
     step=lambda aux, s, a: K.step(s, aux.m, a),
+    apply=lambda aux, s, a: K.apply(s, aux.m, a),
     legal_mask=lambda aux, s, mask: K.legal_mask(s, aux.m, mask),
     current_player=lambda aux, s: K.current_player(s),
     is_terminal=lambda aux, s: K.is_terminal(s),

@@ -1005,6 +1005,13 @@ def step(s, m, a):
         return ERR_OVER
     if not is_legal(s, m, a):
         return ERR_ILLEGAL
+    apply(s, m, a)
+    return OK
+
+
+@kernel
+def apply(s, m, a):
+    """`step` for an action known legal (taken from `legal_mask`), without its checks."""
     phase = s[PHASE]
     p = s[DECIDER]
     if phase == BID:
@@ -1026,7 +1033,6 @@ def step(s, m, a):
         step_monastery(s, p, a)
     elif phase == CARDS:
         step_cards(s, p, a)
-    return OK
 
 
 # The decision of each phase, as `step` applies it to a legal action `a` of seat `p`.
@@ -1320,7 +1326,7 @@ def random_playout(s, m, key):
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     steps = 0
     while s[PHASE] != GAME_OVER:
-        step(s, m, random_action(s, m, mask, key))
+        apply(s, m, random_action(s, m, mask, key))
         steps += 1
     return steps
 

@@ -80,3 +80,17 @@ def test_decision_positions_are_choices_of_heuristic_play_and_time_every_agent(t
     assert set(row["agents"]) == {"heuristic", "mcts:8"} and row["positions"] == 3
     assert all(t["median_s"] > 0 for t in row["agents"].values())
     assert "| hansa | 2 | mcts:8 | 3 |" in out.with_suffix(".md").read_text()
+
+
+
+def test_selfplay_speed_times_every_search_of_whole_games(monkeypatch):
+    """The peer's protocol: one timed search per decision until each game ends."""
+    from agents import ismcts
+    from benchmarks.agents import ismcts_selfplay_speed
+
+    calls, real = [], ismcts.search
+    monkeypatch.setattr(ismcts, "search", lambda game, s, *a, **k: (
+        calls.append(game.is_terminal(s)), real(game, s, *a, **k))[1])
+    row = ismcts_selfplay_speed("hansa", 2, simulations=2, games=2, seed=3)
+    assert row["searches"] == len(calls) - 1 > 100       # the first call warms up
+    assert not any(calls) and row["sims_per_s"] > 0

@@ -43,6 +43,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import tradewinds
 from tests.helpers import pebbles_env
 from tradewinds import jit, registry
+from tradewinds import kernels as generic
 from tradewinds.protocol import CAPABILITIES, IllegalActionError
 
 
@@ -503,6 +504,26 @@ def test_batched_steps_equal_sequential_steps(name, n, options):
     k.observe_batch(states, players, obs)
     for i, s in enumerate(singles):
         assert np.array_equal(obs[i], game.observe(s, int(players[i])))
+
+
+@pytest.mark.parametrize("name, n, options", ALL)
+def test_apply_equals_step_on_every_legal_action(name, n, options):
+    """`jit.apply`, the unchecked step of random playouts and the search's descent, leaves
+    the state `step` leaves for every legal action along random games (a game without its
+    own `apply` gets `step`)."""
+    game = registry.game(name)
+    rng = np.random.default_rng(n)
+    s = game.new_state(n, 60, **options)
+    for _ in range(200):
+        if game.is_terminal(s):
+            break
+        legal = game.legal_actions(s)
+        for a in legal:
+            checked, unchecked = s.copy(), s.copy()
+            assert generic.step(game.aux, checked, int(a)) == 0
+            generic.apply(game.aux, unchecked, int(a))
+            assert np.array_equal(checked, unchecked), (name, n, options, int(a))
+        game.step(s, int(rng.choice(legal)))
 
 
 @pytest.mark.parametrize("name, n, options", ALL)
