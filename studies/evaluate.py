@@ -161,6 +161,9 @@ def ladder_version(ladder: dict) -> str:
            "prior_games": ladder["prior_games"],
            "members": [[m["name"], m["fingerprint"]] for m in ladder["members"]],
            "base_seed": fit["base_seed"], "games_per_lineup": fit["games_per_lineup"]}
+    if fit.get("extended"):                  # studies.extend: members added later
+        key["extended"] = [[e["added"], e["games_per_lineup"], e["base_seed"]]
+                           for e in fit["extended"]]
     digest = hashlib.sha256(canonical_json(key).encode()).hexdigest()[:10]
     return f"{ladder['game']}-{ladder['players']}p-{digest}"
 
@@ -325,14 +328,8 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     ladder = {
         "schema": LADDER_SCHEMA, "version": None, "game": game, "players": n,
         "options": opts, "anchor": anchor, "prior_games": prior_games, "model": MODEL,
-        "members": [{"name": m, "elo": fitted["ratings"][m]["elo"],
-                     "se": fitted["ratings"][m]["se"], "ci95": fitted["ratings"][m]["ci95"],
-                     "fingerprint": fingerprint(m, game),
-                     "files": [str(p.name) for p in member_files(m, game)]}
-                    for m in members],
-        "pairs": [{"a": a, "b": b, "comparisons": c, "score_a": s,
-                   "score_rate_a": s / c if c else None}
-                  for (a, b), (c, s) in sorted(pairs.items())],
+        "members": member_entries(members, fitted, game),
+        "pairs": pair_entries(pairs),
         "fit": {"games": len(rows), "games_per_lineup": games, "base_seed": base_seed,
                 "seeds": f"line-up j plays seeds base_seed + j * {SEED_STRIDE} + i, "
                          f"i = 0..games_per_lineup-1, seats rotated",
@@ -352,6 +349,19 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
                   f"{elapsed:.1f} s; wrote {out_file} (version {ladder['version']})",
                   highlight=False)
     return ladder
+
+
+def member_entries(members: Sequence[str], fitted: dict, game: str) -> list[dict]:
+    """The ladder file's members: rating, interval, fingerprint and files of each."""
+    return [{"name": m, "elo": fitted["ratings"][m]["elo"], "se": fitted["ratings"][m]["se"],
+             "ci95": fitted["ratings"][m]["ci95"], "fingerprint": fingerprint(m, game),
+             "files": [str(p.name) for p in member_files(m, game)]} for m in members]
+
+
+def pair_entries(pairs: dict) -> list[dict]:
+    """The ladder file's pairwise results from ``{(a, b): (comparisons, score of a)}``."""
+    return [{"a": a, "b": b, "comparisons": c, "score_a": s,
+             "score_rate_a": s / c if c else None} for (a, b), (c, s) in sorted(pairs.items())]
 
 
 def ladder_table(ladder: dict):
@@ -381,7 +391,8 @@ def ladder_markdown(ladder: dict) -> str:
              f"{fit['games']} games in all ({fit['truncated']} truncated), seats rotated, "
              f"base seed {fit['base_seed']}; {took(fit['game_seconds'])} of game time, "
              f"{took(fit['elapsed_seconds'])} wall time with {workers}; fitted "
-             f"{fit['created']} with `{fit['command']}`{_carried_note(ladder)}.", "",
+             f"{fit['created']} with `{fit['command']}`{_extended_note(ladder)}"
+             f"{_carried_note(ladder)}.", "",
              "| member | Elo | 95% CI |", "|---|---:|---:|"]
     for m in sorted(ladder["members"], key=lambda m: m["elo"]):
         ci = ("(anchor)" if m["name"] == ladder["anchor"]
@@ -395,6 +406,14 @@ def ladder_markdown(ladder: dict) -> str:
         lines.append(f"| {q['a']} vs {q['b']} | {q['comparisons']:g} | {q['score_a']:g} | "
                      f"{rate} |")
     return "\n".join(lines) + "\n"
+
+
+def _extended_note(ladder: dict) -> str:
+    """"; extended ..." for members a `studies.extend` run added, else ""."""
+    return "".join(
+        f"; extended {e['created']} with {', '.join(e['added'])} ({e['games_per_lineup']} "
+        f"games per new line-up, {e['games']} games, `{e['command']}`)"
+        for e in ladder["fit"].get("extended", []))
 
 
 def _carried_note(ladder: dict) -> str:

@@ -1,0 +1,174 @@
+"""Add members to a shipped ladder without replaying the games it was fitted on.
+
+    python -m studies.extend <game> --players N --add net,az --games K
+
+A full refit (``python -m studies.evaluate fit``) plays every line-up again: hours for the
+Voyage ladders, most of them in line-ups that do not change. A pairwise result of two
+members whose fingerprints still match is as good today as when it was played, so an
+extension plays only the line-ups with at least one new member (K games each, seats
+rotated, base seeds after the ladder's last line-up), adds their pairwise comparisons to
+the ladder's stored ones and fits every rating again at once, anchor and prior as before.
+The new line-ups may play fewer games than the old (a dear search member): the fit
+weighs each pair by its comparisons. A stale ladder is refused (carry or refit it first),
+and the extension is recorded in the ladder (``fit.extended``: members, games, seeds,
+command), so its version changes and its markdown names it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from studies import arena, evaluate
+from studies.match import SEED_STRIDE, _jsonable, check_writable_dir, lineups, play_studies
+from tradewinds import rating_fit
+
+EXTEND_DB = Path("results") / "ladder_extend.sqlite"
+
+
+def new_lineups(ladder: dict, add: Sequence[str]) -> list[tuple]:
+    """The line-ups of the old and new members together that seat a new member."""
+    names = [m["name"] for m in ladder["members"]] + list(add)
+    return [up for up in lineups(names, ladder["players"]) if set(up) & set(add)]
+
+
+def merged_pairs(ladder: dict, rows) -> dict:
+    """The ladder's stored comparisons plus those of the game rows, per pair (a < b)."""
+    pairs = {(q["a"], q["b"]): [q["comparisons"], q["score_a"]] for q in ladder["pairs"]}
+    for key, (c, s) in rating_fit.comparisons(rows).items():
+        acc = pairs.setdefault(key, [0.0, 0.0])
+        acc[0] += c
+        acc[1] += s
+    return pairs
+
+
+def _check(ladder: dict, add: Sequence[str]) -> None:
+    import agents
+
+    old = [m["name"] for m in ladder["members"]]
+    if not add or len(set(add)) != len(add):
+        raise ValueError(f"--add needs one or more distinct members, got {list(add)}")
+    if set(add) & set(old):
+        raise ValueError(f"already on the ladder: {', '.join(sorted(set(add) & set(old)))}")
+    stale = evaluate.stale_members(ladder)
+    if stale:
+        raise ValueError(f"the ladder is stale ({', '.join(stale)} changed): carry it "
+                         f"(python -m studies.carry) or refit it first")
+    for m in add:
+        try:
+            agents.make_agent(m, game=ladder["game"])
+        except (ValueError, TypeError, ImportError) as e:
+            raise ValueError(f"member {m!r}: {e}") from None
+
+
+def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
+                  db: str | Path = EXTEND_DB, ladder_file: str | Path | None = None,
+                  out_file: str | Path | None = None, workers: int | None = 1,
+                  progress: bool = True, command: str | None = None, console=None) -> dict:
+    """Play the line-ups that seat a member of `add` `games` times (resuming from `db`),
+    refit all ratings with the ladder's stored comparisons and write the ladder (default:
+    over the file it came from). Returns the ladder."""
+    from rich.console import Console
+
+    console = console or Console()
+    ladder = evaluate.load_ladder(game, players, ladder_file)
+    source = Path(ladder.pop("path"))
+    add = list(add)
+    _check(ladder, add)
+    out_file = Path(out_file) if out_file is not None else source
+    check_writable_dir(out_file.parent, "--out-file directory")
+    fit = ladder["fit"]
+    seed0 = max(u["base_seed"] for u in fit["lineups"]) + SEED_STRIDE
+    studies = [arena.Study.create(game, ladder["players"], up, options=ladder["options"],
+                                  seating="rotate", base_seed=seed0 + j * SEED_STRIDE)
+               for j, up in enumerate(new_lineups(ladder, add))]
+    t0 = time.perf_counter()
+    res = play_studies(studies, [games] * len(studies), Path(db), workers=workers,
+                       progress=progress, label=f"{game} {players}p ladder extension",
+                       console=console)
+    elapsed = time.perf_counter() - t0
+    rows = [r for rs in res["rows"] for r in rs]
+    members = [m["name"] for m in ladder["members"]] + add
+    pairs = merged_pairs(ladder, rows)
+    fitted = rating_fit.fit(pairs, members, anchor=ladder["anchor"],
+                            prior_games=ladder["prior_games"])
+    carried = {m["name"]: m["carried"] for m in ladder["members"] if m.get("carried")}
+    ladder["members"] = evaluate.member_entries(members, fitted, game)
+    for m in ladder["members"]:
+        if m["name"] in carried:
+            m["carried"] = carried[m["name"]]
+    ladder["pairs"] = evaluate.pair_entries(pairs)
+    fit["games"] += len(rows)
+    fit["truncated"] += sum(bool(r["truncated"]) for r in rows)
+    fit["game_seconds"] += sum(r["duration"] for r in rows)
+    fit["elapsed_seconds"] += elapsed
+    fit["lineups"] += [{"lineup": list(s.agents), "base_seed": s.base_seed, "games": games}
+                       for s in studies]
+    fit.setdefault("extended", []).append({
+        "added": add, "games_per_lineup": games, "lineups": len(studies), "games": len(rows),
+        "base_seed": seed0, "command": command or " ".join(sys.argv),
+        "created": time.strftime("%Y-%m-%d", time.gmtime()), "versions": arena.versions()})
+    ladder["version"] = evaluate.ladder_version(ladder)
+    out_file.write_text(json.dumps(_jsonable(ladder), indent=2) + "\n")
+    console.print(evaluate.ladder_table(ladder))
+    console.print(f"{res['played']} games played now, {res['already']} resumed from {db}; "
+                  f"{elapsed:.1f} s; wrote {out_file} (version {ladder['version']})",
+                  highlight=False)
+    return ladder
+
+
+def main(argv=None) -> int:
+    """One-line errors with exit status 2, as the `tradewinds` command."""
+    from tradewinds.cli_args import (
+        EXIT_ERROR,
+        EXIT_INTERRUPTED,
+        ArgumentParser,
+        game_name,
+        int_at_least,
+    )
+
+    parser = ArgumentParser(prog="python -m studies.extend", description=__doc__.split(
+        "\n\n")[0])
+    parser.add_argument("game", type=game_name, help="game name: hansa or voyage")
+    parser.add_argument("--players", type=int, default=2, help="player count (default 2)")
+    parser.add_argument("--add", required=True, help="new members, comma-separated")
+    parser.add_argument("--games", type=int_at_least(1), required=True,
+                        help="games per new line-up (with 2 players: per pair)")
+    parser.add_argument("--ladder", default=None, help="a ladder file instead of the "
+                        "shipped one (written over unless --out-file)")
+    parser.add_argument("--out-file", default=None, help="ladder file to write")
+    parser.add_argument("--db", default=str(EXTEND_DB), help=f"results file (default "
+                        f"{EXTEND_DB})")
+    parser.add_argument("--workers", type=int_at_least(1), default=1,
+                        help="worker processes (default 1)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else EXIT_ERROR
+    try:
+        from tradewinds import registry
+
+        players = registry.game(args.game).check_players(args.players)
+        extend_ladder(args.game, players, [m.strip() for m in args.add.split(",")],
+                      games=args.games, db=args.db, ladder_file=args.ladder,
+                      out_file=args.out_file, workers=args.workers,
+                      progress=not args.no_progress,
+                      command=f"python -m studies.extend {' '.join(argv)}")
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted; rerun the same command to resume",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (ValueError, OSError) as e:
+        print(f"{parser.prog}: error: {' '.join(str(e).split())}", file=sys.stderr,
+              flush=True)
+        return EXIT_ERROR
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

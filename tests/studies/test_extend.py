@@ -1,0 +1,76 @@
+"""studies.extend: new members join a ladder by playing only the line-ups that seat them;
+the stored comparisons are kept and every rating is fitted again."""
+
+import json
+
+import pytest
+
+from studies import evaluate, extend
+from tradewinds import rating_fit
+
+
+@pytest.fixture
+def small_ladder(tmp_path):
+    path = tmp_path / "hansa_2p.json"
+    evaluate.fit_ladder("hansa", 2, ["random", "noisy:0.5"], games=6, db=tmp_path / "fit.db",
+                        out_file=path, progress=False, command="fit")
+    return path
+
+
+def test_new_lineups_seat_a_new_member_and_only_those():
+    ladder = {"players": 3, "members": [{"name": n} for n in ("a", "b", "c", "d")]}
+    ups = extend.new_lineups(ladder, ["e"])
+    everyone = extend.lineups(["a", "b", "c", "d", "e"], 3)
+    old = extend.lineups(["a", "b", "c", "d"], 3)
+    assert all("e" in up for up in ups)
+    assert len(ups) == len(everyone) - len(old) == 12
+
+
+def test_merged_pairs_add_new_comparisons_to_the_stored_ones():
+    ladder = {"pairs": [{"a": "a", "b": "b", "comparisons": 10.0, "score_a": 7.0}]}
+    rows = [{"agents": ["b", "a"], "winners": [0]}, {"agents": ["a", "c"], "winners": [0, 1]}]
+    assert extend.merged_pairs(ladder, rows) == {("a", "b"): [11.0, 7.0],
+                                                  ("a", "c"): [1.0, 0.5]}
+
+
+def test_extension_keeps_the_old_games_and_refits_all(small_ladder, tmp_path):
+    before = json.loads(small_ladder.read_text())
+    out = tmp_path / "extended.json"
+    ladder = extend.extend_ladder("hansa", 2, ["heuristic"], games=4, db=tmp_path / "x.db",
+                                  ladder_file=small_ladder, out_file=out, progress=False,
+                                  command="extend")
+    stored = json.loads(out.read_text())
+    assert stored["version"] == ladder["version"] != before["version"]
+    assert [m["name"] for m in stored["members"]] == ["random", "noisy:0.5", "heuristic"]
+    pairs = {(q["a"], q["b"]): q for q in stored["pairs"]}
+    old = before["pairs"][0]
+    assert pairs[(old["a"], old["b"])]["comparisons"] == old["comparisons"]
+    assert sum(q["comparisons"] for q in stored["pairs"]) == 6 + 2 * 4
+    fit = stored["fit"]
+    assert fit["games"] == 6 + 8 and len(fit["lineups"]) == 3
+    assert min(u["base_seed"] for u in fit["lineups"][1:]) > fit["lineups"][0]["base_seed"]
+    assert fit["extended"][0]["added"] == ["heuristic"]
+    refit = rating_fit.fit({k: (q["comparisons"], q["score_a"]) for k, q in pairs.items()},
+                           ["random", "noisy:0.5", "heuristic"], anchor="random",
+                           prior_games=stored["prior_games"])
+    for m in stored["members"]:
+        assert m["elo"] == pytest.approx(refit["ratings"][m["name"]]["elo"])
+    assert "extended" in evaluate.ladder_markdown(stored).splitlines()[0]
+    assert evaluate.stale_members(stored) == []
+
+
+def test_refusals_are_one_line_and_write_nothing(small_ladder, tmp_path, capsys):
+    text = small_ladder.read_text()
+    argv = ["hansa", "--ladder", str(small_ladder), "--db", str(tmp_path / "x.db"),
+            "--games", "2", "--no-progress", "--add"]
+    assert extend.main(argv + ["random"]) == 2
+    assert "already on the ladder: random" in capsys.readouterr().err
+    assert extend.main(argv + ["heuristic,heuristic"]) == 2
+    assert "distinct" in capsys.readouterr().err
+    stale = json.loads(text)
+    stale["members"][0]["fingerprint"] = "0" * 64
+    small_ladder.write_text(json.dumps(stale))
+    assert extend.main(argv + ["heuristic"]) == 2
+    err = capsys.readouterr().err
+    assert "stale (random changed)" in err and len(err.strip().splitlines()) == 1
+    assert json.loads(small_ladder.read_text()) == stale
