@@ -160,3 +160,16 @@ def test_numba_code_is_what_numba_compiles_not_the_word():
                  "import numba\nversion = numba.__version__\n",
                  "caching.Cache.save_overload = _guarded(caching.Cache.save_overload)\n"):
         assert not jitcache.holds_numba_code(text), text
+
+
+def test_openmp_threads_wait_passively_after_a_short_spin():
+    """tradewinds sets both waits unless the environment chose (docs/benchmarking.md)."""
+    code = ("import os, tradewinds; "
+            "print(os.environ['OMP_WAIT_POLICY'], os.environ['GOMP_SPINCOUNT'])")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.split() == ["passive", "20000"]
+    env["GOMP_SPINCOUNT"] = "7"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.split() == ["passive", "7"]
