@@ -95,11 +95,10 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
     pairs = merged_pairs(ladder, rows)
     fitted = rating_fit.fit(pairs, members, anchor=ladder["anchor"],
                             prior_games=ladder["prior_games"])
-    carried = {m["name"]: m["carried"] for m in ladder["members"] if m.get("carried")}
-    ladder["members"] = evaluate.member_entries(members, fitted, game)
-    for m in ladder["members"]:
-        if m["name"] in carried:
-            m["carried"] = carried[m["name"]]
+    for m in ladder["members"]:             # fingerprints checked above; `carried` kept
+        rating = fitted["ratings"][m["name"]]
+        m.update(elo=rating["elo"], se=rating["se"], ci95=rating["ci95"])
+    ladder["members"] += evaluate.member_entries(add, fitted, game)
     ladder["pairs"] = evaluate.pair_entries(pairs)
     fit["games"] += len(rows)
     fit["truncated"] += sum(bool(r["truncated"]) for r in rows)
