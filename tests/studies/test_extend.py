@@ -35,7 +35,8 @@ def test_merged_pairs_add_new_comparisons_to_the_stored_ones():
 
 def test_extension_keeps_the_old_games_and_refits_all(small_ladder, tmp_path):
     before = json.loads(small_ladder.read_text())
-    before["members"][1]["carried"] = [{"revision": "f" * 40}]     # studies.carry's proof
+    proof = [{"revision": "f" * 40, "created": "2026-12-05", "games": 2}]   # studies.carry's
+    before["members"][1]["carried"] = proof
     small_ladder.write_text(json.dumps(before))
     out = tmp_path / "extended.json"
     ladder = extend.extend_ladder("hansa", 2, ["heuristic"], games=4, db=tmp_path / "x.db",
@@ -44,7 +45,7 @@ def test_extension_keeps_the_old_games_and_refits_all(small_ladder, tmp_path):
     stored = json.loads(out.read_text())
     assert stored["version"] == ladder["version"] != before["version"]
     assert [m["name"] for m in stored["members"]] == ["random", "noisy:0.5", "heuristic"]
-    assert stored["members"][1]["carried"] == [{"revision": "f" * 40}]
+    assert stored["members"][1]["carried"] == proof
     pairs = {(q["a"], q["b"]): q for q in stored["pairs"]}
     old = before["pairs"][0]
     assert pairs[(old["a"], old["b"])]["comparisons"] == old["comparisons"]
