@@ -35,6 +35,39 @@ def new_lineups(ladder: dict, add: Sequence[str]) -> list[tuple]:
     return [up for up in lineups(names, ladder["players"]) if set(up) & set(add)]
 
 
+def seat_counts(up: Sequence[str], games: int, counts: dict[str, list[int]]) -> None:
+    """Add to `counts` (member -> games per seat) the seats of `games` rotated games of
+    line-up `up` (game i seats ``up[(s + i) % n]`` in seat s, as `studies.arena`)."""
+    n = len(up)
+    for i in range(games):
+        for a, name in enumerate(up):
+            if name in counts:
+                counts[name][(a - i) % n] += 1
+
+
+def balanced_lineups(ups: Sequence[tuple], add: Sequence[str], games: int) -> list[tuple]:
+    """Each line-up rotated within its orbit so that the new members' seats even out over
+    all of them. With fewer games than seats a line-up's games use only some seats, and
+    `lineups` opens every orbit with the same member (the first in sorted order): without
+    this, that member would never sit in the last seats. Greedy, in play order; with a
+    multiple of the seats as games every rotation is as good and the line-ups stay as
+    they are."""
+    counts = {m: [0] * len(ups[0]) for m in add} if ups else {}
+    out = []
+    for up in ups:
+        best = None
+        for r in range(len(up)):
+            turned = tuple(up[r:] + up[:r])
+            trial = {m: c[:] for m, c in counts.items()}
+            seat_counts(turned, games, trial)
+            cost = sum(x * x for c in trial.values() for x in c)
+            if best is None or cost < best[0]:
+                best = (cost, turned, trial)
+        out.append(best[1])
+        counts = best[2]
+    return out
+
+
 def merged_pairs(ladder: dict, rows) -> dict:
     """The ladder's stored comparisons plus those of the game rows, per pair (a < b)."""
     pairs = {(q["a"], q["b"]): [q["comparisons"], q["score_a"]] for q in ladder["pairs"]}
@@ -84,7 +117,7 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
     seed0 = max(u["base_seed"] for u in fit["lineups"]) + SEED_STRIDE
     studies = [arena.Study.create(game, ladder["players"], up, options=ladder["options"],
                                   seating="rotate", base_seed=seed0 + j * SEED_STRIDE)
-               for j, up in enumerate(new_lineups(ladder, add))]
+               for j, up in enumerate(balanced_lineups(new_lineups(ladder, add), add, games))]
     t0 = time.perf_counter()
     res = play_studies(studies, [games] * len(studies), Path(db), workers=workers,
                        progress=progress, label=f"{game} {players}p ladder extension",

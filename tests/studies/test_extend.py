@@ -26,6 +26,30 @@ def test_new_lineups_seat_a_new_member_and_only_those():
     assert len(ups) == len(everyone) - len(old) == 12
 
 
+def test_fewer_games_than_seats_still_seat_new_members_everywhere():
+    """4 seats, 2 games a line-up: the member that opens every orbit must not sit in
+    seats 0 and 1 only; each new member's seats even out within a game or two."""
+    ladder = {"players": 4, "members": [{"name": n} for n in "bcdefg"]}
+    ups = extend.new_lineups(ladder, ["a", "h"])
+    assert all(up[0] == "a" for up in ups if "a" in up)          # why it is needed
+    turned = extend.balanced_lineups(ups, ["a", "h"], 2)
+    assert [sorted(t) for t in turned] == [sorted(up) for up in ups]
+    assert all(t in {up[i:] + up[:i] for i in range(4)} for t, up in zip(turned, ups, strict=True))
+    counts = {"a": [0] * 4, "h": [0] * 4}
+    for t in turned:
+        extend.seat_counts(t, 2, counts)
+    for member, seats in counts.items():
+        assert max(seats) - min(seats) <= 2, (member, seats)
+    assert sum(counts["a"]) == 2 * sum("a" in up for up in ups)
+
+
+def test_whole_rotations_keep_the_line_ups():
+    ladder = {"players": 3, "members": [{"name": n} for n in "bcd"]}
+    ups = extend.new_lineups(ladder, ["a"])
+    assert extend.balanced_lineups(ups, ["a"], 3) == ups
+    assert extend.balanced_lineups(ups, ["a"], 6) == ups
+
+
 def test_merged_pairs_add_new_comparisons_to_the_stored_ones():
     ladder = {"pairs": [{"a": "a", "b": "b", "comparisons": 10.0, "score_a": 7.0}]}
     rows = [{"agents": ["b", "a"], "winners": [0]}, {"agents": ["a", "c"], "winners": [0, 1]}]
