@@ -76,11 +76,14 @@ def play(root: Path, game: str, players: int, member: str, games: int,
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def fingerprint_at(root: Path, member: str, game: str) -> str:
-    """`member`'s fingerprint in the code at `root` (a child process)."""
-    code = ("import sys; from studies.evaluate import fingerprint; "
-            "print(fingerprint(sys.argv[1], sys.argv[2]))")
-    proc = _child(root, code, member, game)
+def fingerprint_at(root: Path, member: str, game: str, players: int) -> str:
+    """`member`'s fingerprint at `players` players in the code at `root` (a child process;
+    code from before fingerprints knew the player count gives the any-count one)."""
+    code = ("import inspect, sys; from studies.evaluate import fingerprint; "
+            "count = ((int(sys.argv[3]),) if 'players' in "
+            "inspect.signature(fingerprint).parameters else ()); "
+            "print(fingerprint(sys.argv[1], sys.argv[2], *count))")
+    proc = _child(root, code, member, game, str(players))
     if proc.returncode != 0:
         return ""
     return proc.stdout.strip().splitlines()[-1]
@@ -107,8 +110,9 @@ def carried(ladder: dict, name: str, rev: str, games: int, decisions: int) -> di
             record = {"from": m["fingerprint"], "revision": rev, "games": games,
                       "decisions": decisions, "seeds": f"{SEED} + i",
                       "created": time.strftime("%Y-%m-%d", time.gmtime())}
-            m = {**m, "fingerprint": evaluate.fingerprint(name, game),
-                 "files": [p.name for p in evaluate.member_files(name, game)],
+            n = ladder["players"]
+            m = {**m, "fingerprint": evaluate.fingerprint(name, game, n),
+                 "files": [p.name for p in evaluate.member_files(name, game, n)],
                  "carried": [*m.get("carried", []), record]}
         members.append(m)
     out = {k: v for k, v in ladder.items() if k != "path"}
@@ -136,7 +140,7 @@ def carry_ladder(path: Path, old_root: Path, rev: str, games: int, say=print) ->
     n, game = ladder["players"], ladder["game"]
     for name in stale:
         stored = next(m["fingerprint"] for m in ladder["members"] if m["name"] == name)
-        if fingerprint_at(old_root, name, game) != stored:
+        if fingerprint_at(old_root, name, game, n) != stored:
             say(f"{path.name}: {name} at {rev[:10]} is not the {name} the ladder rated "
                 f"(another fingerprint there); name the revision it was fitted with")
             return False

@@ -14,8 +14,9 @@ results, the command that made it and the versions it ran under.
 Every member has a *fingerprint*: the sha256 of what decides how it plays — the source
 files of its agent (and, for the heuristic and IS-MCTS, the game's heuristic module, the
 policy bindings and the game's fitted leaf judgement where it has one), the checkpoint
-file for ``ppo``, the search, the net format and the net files for ``az`` and ``net``
-(the game's shipped nets at every count, or the file named). The ladder's *version*
+file for ``ppo``, the search, the net format and the net file for ``az`` and ``net``
+(the game's shipped net at the ladder's player count, or the file named: a new 4-player
+net leaves the 2-player ladder as it was). The ladder's *version*
 (``<game>-<n>p-<10 hex digits>``) is a hash of the game, player count, game options,
 member names with their fingerprints, anchor, prior and the fit's seeds and game counts:
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
@@ -97,8 +98,9 @@ def _sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def member_files(name: str, game: str) -> list[Path]:
-    """The files that decide how agent `name` plays `game` (see the module notes)."""
+def member_files(name: str, game: str, players: int | None = None) -> list[Path]:
+    """The files that decide how agent `name` plays `game` with `players` players (see the
+    module notes; None: at any count, so every shipped net)."""
     import inspect
 
     import agents
@@ -123,8 +125,9 @@ def member_files(name: str, game: str) -> list[Path]:
         files += [here / "az_search.py", here / "pvnet.py"]
         if spec and not spec.isdigit():
             files.append(Path(spec))
-        else:                              # the shipped nets (the count is not known here)
-            files += [shipped_net(game, n) for n in (2, 3, 4)]
+        else:                              # the shipped net of the count (all: any count)
+            files += [shipped_net(game, n) for n in ((2, 3, 4) if players is None
+                                                     else (int(players),))]
     if base == "rllib" and spec:
         from agents.rllib_agent import module_path
 
@@ -137,14 +140,14 @@ def member_files(name: str, game: str) -> list[Path]:
     return out
 
 
-def fingerprint(name: str, game: str) -> str:
+def fingerprint(name: str, game: str, players: int | None = None) -> str:
     """sha256 over the names and contents of `member_files` (file names relative to the
     project, so a checkout elsewhere gives the same fingerprint)."""
     import agents
 
     root = Path(agents.__file__).parent.parent.resolve()
     h = hashlib.sha256(name.encode())
-    for p in member_files(name, game):
+    for p in member_files(name, game, players):
         try:
             label = str(p.resolve().relative_to(root))
         except ValueError:
@@ -212,7 +215,7 @@ def stale_members(ladder: dict) -> list[str]:
     out = []
     for m in ladder["members"]:
         try:
-            now = fingerprint(m["name"], ladder["game"])
+            now = fingerprint(m["name"], ladder["game"], ladder["players"])
         except (ValueError, ImportError, OSError):
             now = None
         if now != m["fingerprint"]:
@@ -328,7 +331,7 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     ladder = {
         "schema": LADDER_SCHEMA, "version": None, "game": game, "players": n,
         "options": opts, "anchor": anchor, "prior_games": prior_games, "model": MODEL,
-        "members": member_entries(members, fitted, game),
+        "members": member_entries(members, fitted, game, n),
         "pairs": pair_entries(pairs),
         "fit": {"games": len(rows), "games_per_lineup": games, "base_seed": base_seed,
                 "seeds": f"line-up j plays seeds base_seed + j * {SEED_STRIDE} + i, "
@@ -351,11 +354,13 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     return ladder
 
 
-def member_entries(members: Sequence[str], fitted: dict, game: str) -> list[dict]:
+def member_entries(members: Sequence[str], fitted: dict, game: str,
+                   players: int) -> list[dict]:
     """The ladder file's members: rating, interval, fingerprint and files of each."""
     return [{"name": m, "elo": fitted["ratings"][m]["elo"], "se": fitted["ratings"][m]["se"],
-             "ci95": fitted["ratings"][m]["ci95"], "fingerprint": fingerprint(m, game),
-             "files": [str(p.name) for p in member_files(m, game)]} for m in members]
+             "ci95": fitted["ratings"][m]["ci95"], "fingerprint": fingerprint(m, game, players),
+             "files": [str(p.name) for p in member_files(m, game, players)]}
+            for m in members]
 
 
 def pair_entries(pairs: dict) -> list[dict]:

@@ -131,7 +131,7 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
     for m in ladder["members"]:             # fingerprints checked above; `carried` kept
         rating = fitted["ratings"][m["name"]]
         m.update(elo=rating["elo"], se=rating["se"], ci95=rating["ci95"])
-    ladder["members"] += evaluate.member_entries(add, fitted, game)
+    ladder["members"] += evaluate.member_entries(add, fitted, game, ladder["players"])
     ladder["pairs"] = evaluate.pair_entries(pairs)
     fit["games"] += len(rows)
     fit["truncated"] += sum(bool(r["truncated"]) for r in rows)

@@ -27,7 +27,7 @@ def _stale_copy(tmp_path, monkeypatch, member="heuristic"):
             m["fingerprint"] = "0" * 64
     ladder["version"] = evaluate.ladder_version(ladder)
     path.write_text(json.dumps(ladder, indent=2) + "\n")
-    monkeypatch.setattr(carry, "fingerprint_at", lambda root, name, game: "0" * 64)
+    monkeypatch.setattr(carry, "fingerprint_at", lambda root, name, game, players: "0" * 64)
     return path, ladder
 
 
@@ -70,7 +70,7 @@ def test_a_member_that_plays_differently_is_refused_and_nothing_written(tmp_path
 
 def test_a_revision_that_is_not_the_fitted_one_is_refused(tmp_path, monkeypatch):
     path, _ = _stale_copy(tmp_path, monkeypatch)
-    monkeypatch.setattr(carry, "fingerprint_at", lambda root, name, game: "1" * 64)
+    monkeypatch.setattr(carry, "fingerprint_at", lambda root, name, game, players: "1" * 64)
     text = path.read_text()
     said = []
     assert not carry.carry_ladder(path, carry.ROOT, "f" * 40, 1, say=said.append)
@@ -85,3 +85,10 @@ def test_bad_input_is_refused_in_one_line(capsys):
         assert e.value.code == 2
         err = capsys.readouterr().err.strip()
         assert words in err and "\n" not in err
+
+
+def test_fingerprint_at_a_root_is_the_one_at_the_ladders_count():
+    """The child process asks the tree at `root` for the count's fingerprint (tree of
+    this revision here; an older tree without counts gives its any-count one)."""
+    assert carry.fingerprint_at(carry.ROOT, "net", "hansa", 3) == evaluate.fingerprint(
+        "net", "hansa", 3)
