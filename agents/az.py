@@ -7,7 +7,8 @@ policy, the arg-max of the masked logits, with no search. Without a path they lo
 net shipped for the game and the player count of the game in play
 (``agents/nets/<game>_<n>p.npz``, trained by the command in its metadata); with a path,
 any net file that `tradewinds train --algo alphazero` wrote. ``judge`` mixes the game's
-own judgement into the leaf values (`agents.az_search`). A net's metadata may carry the
+own judgement into the leaf values, ``root="gumbel"`` searches the root by Gumbel top-m
+and sequential halving (`agents.az_search`). A net's metadata may carry the
 settings it was rated with (``"search": {"judge": 0.5, "simulations": 600}``, keys of
 `SEARCHED_BY_NET`); they apply where the caller gave none.
 
@@ -95,7 +96,8 @@ class NetAgent:
 
 
 # the settings a net's "search" metadata may set, with their types
-SEARCHED_BY_NET = {"simulations": int, "c": float, "judge": float, "judge_depth": int}
+SEARCHED_BY_NET = {"simulations": int, "c": float, "judge": float, "judge_depth": int,
+                   "root": str, "gumbel_m": int}
 
 
 class AlphaZeroAgent:
@@ -106,7 +108,8 @@ class AlphaZeroAgent:
     def __init__(self, game: str = "hansa", spec: str | None = None,
                  simulations: int | None = None, time_budget: float | None = None,
                  c: float | None = None, judge: float | None = None,
-                 judge_depth: int | None = None):
+                 judge_depth: int | None = None, root: str | None = None,
+                 gumbel_m: int | None = None):
         from tradewinds import registry
 
         self.game = registry.game(game)
@@ -116,12 +119,16 @@ class AlphaZeroAgent:
                 raise ValueError(f"az:{spec} names the simulations; do not pass simulations=")
             spec, simulations = None, int(spec)
         self.nets = _Nets(self.game, spec)
-        given = {"simulations": simulations, "c": c, "judge": judge, "judge_depth": judge_depth}
+        given = {"simulations": simulations, "c": c, "judge": judge, "judge_depth": judge_depth,
+                 "root": root, "gumbel_m": gumbel_m}
         self.given = {k: v for k, v in given.items() if v is not None}
         self.config = replace(az_search.SearchConfig(), **self.given)
         self.config.check()
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
+        if time_budget is not None and self.config.root == "gumbel":
+            raise ValueError("time_budget needs root='puct' (sequential halving plans its "
+                             "simulations in advance)")
         self.time_budget = time_budget
         self._searchers: dict[int, az_search.Searcher] = {}
 
@@ -153,6 +160,8 @@ class AlphaZeroAgent:
         keys = rng_key(rng)[None].copy()
         visits = searcher.run(np.ascontiguousarray(state[None]), player, keys,
                               time_budget=self.time_budget)
+        if searcher.config.root == "gumbel":      # sequential halving's winner
+            return int(searcher.chosen[0])
         return az_search.best_action(visits[0], np.asarray(action_mask))
 
     def __repr__(self) -> str:

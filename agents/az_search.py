@@ -25,6 +25,11 @@ Voyage game the endgame played out), AlphaGo's mix of a value net and an evaluat
 the default, is AlphaZero's net alone. With ``judge_depth`` d > 0 that judgement comes
 after d decisions of the game's heuristic played from the leaf (-1: to the end), as
 `mcts`'s leaves are judged (AlphaGo's value net mixed with a rollout).
+
+With ``root="gumbel"`` the root does not use PUCT: `agents.gumbel` picks the candidates
+(Gumbel top-m) and spends the simulations on them by sequential halving, phase by phase
+(a plan of root actions per simulation, `Forest.plan`); the action played is the last
+phase's best and `Searcher.improved` holds the policy target. Below the root, PUCT.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls, l
 from numba import njit
 from threadpoolctl import ThreadpoolController
 
-from agents import pvnet
+from agents import gumbel, pvnet
 from agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
 from tradewinds import jit, jitcache
 
@@ -60,6 +65,9 @@ class SearchConfig:
     judge: float = 0.0                # share of a leaf's value from the game's judgement
     judge_scale: float = 5.0          # VP of lead per unit of log-odds in that judgement
     judge_depth: int = 0              # heuristic decisions before the judgement (-1: to the end)
+    root: str = "puct"                # "gumbel": Gumbel top-m and sequential halving
+    gumbel_m: int = 16                # candidates the Gumbel root considers
+    gumbel_scale: float = 1.0         # scale of the Gumbel draws (0: the prior's top m)
 
     def check(self) -> None:
         if not isinstance(self.simulations, (int, np.integer)) or self.simulations < 1:
@@ -77,6 +85,15 @@ class SearchConfig:
         if not isinstance(self.judge_depth, (int, np.integer)) or self.judge_depth < -1:
             raise ValueError(f"judge_depth must be -1 (to the end) or >= 0 decisions, "
                              f"got {self.judge_depth!r}")
+        if self.root not in ROOTS:
+            raise ValueError(f"root must be one of {', '.join(ROOTS)}, got {self.root!r}")
+        if not isinstance(self.gumbel_m, (int, np.integer)) or self.gumbel_m < 1:
+            raise ValueError(f"gumbel_m must be a positive integer, got {self.gumbel_m!r}")
+        if not self.gumbel_scale >= 0:
+            raise ValueError(f"gumbel_scale must be >= 0, got {self.gumbel_scale!r}")
+
+
+ROOTS = ("puct", "gumbel")
 
 
 class Forest(NamedTuple):
@@ -97,6 +114,7 @@ class Forest(NamedTuple):
     obs: np.ndarray
     masks: np.ndarray
     paths: np.ndarray
+    plan: np.ndarray         # [game, simulation]: the root action it must take, -1: PUCT
 
     def first(self, games: int) -> Forest:
         """The same arrays for the first `games` games only (views)."""
@@ -119,7 +137,8 @@ def new_forest(games: int, max_nodes: int, num_actions: int, obs_size: int,
                   states=np.zeros((g, state_size), dtype=np.int32),
                   obs=np.zeros((g, obs_size), dtype=np.float32),
                   masks=np.zeros((g, (a + 7) // 8 * 8), dtype=np.int8),
-                  paths=np.zeros((g, m + 1), dtype=np.int64))
+                  paths=np.zeros((g, m + 1), dtype=np.int64),
+                  plan=np.full((g, m), -1, dtype=np.int64))
 
 
 class Knobs(NamedTuple):
@@ -180,10 +199,11 @@ def _select(prior, children, visits, avail, value, netval, node, legal, k, p, c,
 
 
 @njit(cache=True)
-def _descend(aux, s, g, f, path, buf, words, legal, c, fpu_reduction):
+def _descend(aux, s, g, f, path, buf, words, legal, c, fpu_reduction, forced):
     """One simulation of tree g from the determinization `s` down to a leaf, growing the
-    tree by the child it steps into. Returns (depth, leaf node or -1 when the tree is
-    full, True when the game is over at the leaf)."""
+    tree by the child it steps into; the root action is `forced` unless it is -1. Returns
+    (depth, leaf node or -1 when the tree is full, True when the game is over at the
+    leaf)."""
     children, prior, expanded, visits = f.children, f.prior, f.expanded, f.visits
     avail, value, mover, netval, size = f.avail, f.value, f.mover, f.netval, f.size
     num_actions = children.shape[2]
@@ -200,6 +220,8 @@ def _descend(aux, s, g, f, path, buf, words, legal, c, fpu_reduction):
         p = jit.current_player(aux, s)
         a = _select(prior[g], children[g], visits[g], avail[g], value[g], netval[g], node,
                     legal, k, p, c, fpu_reduction)
+        if depth == 0 and forced >= 0:
+            a = forced
         ch = children[g, node, a]
         jit.step(aux, s, a)
         if ch < 0:
@@ -275,7 +297,7 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
                 s[i] = roots[g, i]
             jit.determinize(aux, s, players[g], keys[g])
             d, node, over = _descend(aux, s, g, f, paths[g], buf, words, legal, knobs.c,
-                                     knobs.fpu_reduction)
+                                     knobs.fpu_reduction, f.plan[g, visits[g, 0] - 1])
             done += 1
             if over:
                 jit.returns(aux, s, ret)
@@ -385,6 +407,12 @@ class Searcher:
         knobs = Knobs(float(cfg.c), float(cfg.fpu_reduction), float(cfg.judge),
                       float(cfg.judge_scale), int(cfg.judge_depth))
         expand_roots(aux, self.weights, roots, players, f)
+        if cfg.root == "gumbel":
+            if time_budget is not None:
+                raise ValueError("a time budget needs the PUCT root (root='puct'): sequential "
+                                 "halving plans its simulations in advance")
+            self._gumbel(roots, players, keys, sims, knobs, f)
+            return self._root_visits(games)
         if noise is not None and cfg.noise_fraction > 0:
             self._add_noise(games, noise)
         waves = int(sims.max())
@@ -397,10 +425,67 @@ class Searcher:
                 step = min(self.CHUNK, waves - done)
                 simulate(aux, self.weights, roots, players, keys, sims, step, knobs, f)
                 done += step
+        return self._root_visits(games)
+
+    def _root_visits(self, games: int) -> np.ndarray:
         out = np.zeros((games, self.game.num_actions), dtype=np.int64)
         for g in range(games):
-            root_visits(f.children, f.visits, g, out[g])
+            root_visits(self.forest.children, self.forest.visits, g, out[g])
         return out
+
+    def _gumbel(self, roots, players, keys, sims, knobs, f) -> None:
+        """The Gumbel root (`agents.gumbel`): candidates by Gumbel top-m, then the phases
+        of sequential halving, each one `simulate` call with its plan of root actions;
+        sets `chosen` and `improved`. The draws come from each game's key, so a game
+        searched alone or in a batch draws the same."""
+        cfg, na, games = self.config, self.game.num_actions, roots.shape[0]
+        f.plan[:games] = -1
+        legal = [np.flatnonzero(f.masks[g, :na]) for g in range(games)]
+        logits = [gumbel.logits_of(f.prior[g, 0], legal[g]) for g in range(games)]
+        draws = [cfg.gumbel_scale * np.random.default_rng(
+            [int(k) & 0xFFFFFFFF for k in keys[g]] + [0x6B]).gumbel(size=legal[g].size)
+            for g in range(games)]
+        cands = [np.argsort(-(draws[g] + logits[g]), kind="stable")[:cfg.gumbel_m]
+                 for g in range(games)]                      # indices into legal[g]
+        phases = [gumbel.halving(max(1, int(sims[g]) - 1), cands[g].size)
+                  for g in range(games)]
+        used = np.zeros(games, dtype=np.int64)
+        for t in range(max(len(p) for p in phases)):
+            for g in range(games):
+                if t >= len(phases[g]):
+                    continue
+                k, each = phases[g][t]
+                if t > 0:
+                    score = self._scores(g, legal[g], logits[g], draws[g], players[g])
+                    cands[g] = cands[g][np.argsort(-score[cands[g]], kind="stable")[:k]]
+                budget = int(sims[g]) - 1 - int(used[g])
+                plan = gumbel.phase_plan(legal[g][cands[g]], each, budget)
+                f.plan[g, used[g]:used[g] + plan.size] = plan
+                used[g] += plan.size
+            target = np.minimum(used + 1, sims)
+            simulate(self.game.aux, self.weights, roots, players, keys, target,
+                     int((target - f.visits[:games, 0]).max()), knobs, f)
+        self.chosen = np.zeros(games, dtype=np.int64)
+        self.improved = np.zeros((games, na), dtype=np.float32)
+        for g in range(games):
+            score = self._scores(g, legal[g], logits[g], draws[g], players[g])
+            self.chosen[g] = legal[g][cands[g][np.argmax(score[cands[g]])]]
+            q, n = self._root_q(g, legal[g], players[g])
+            self.improved[g, legal[g]] = gumbel.improved_policy(logits[g], q, n)
+
+    def _root_q(self, g: int, legal: np.ndarray, player: int) -> tuple:
+        """Completed Q (for the root's seat) and visits of the legal root actions."""
+        f = self.forest
+        ch = f.children[g, 0, legal]
+        n = np.where(ch >= 0, f.visits[g, np.maximum(ch, 0)], 0)
+        q = np.where(n > 0, f.value[g, np.maximum(ch, 0)] / np.maximum(n, 1), 0.0)
+        raw = float(f.netval[g, 0, player])
+        return gumbel.completed_q(q, n, f.prior[g, 0, legal], raw), n
+
+    def _scores(self, g, legal, logits, draws, player) -> np.ndarray:
+        """g(a) + logit(a) + sigma(q(a)) of the legal root actions."""
+        q, n = self._root_q(g, legal, player)
+        return draws + logits + gumbel.sigma(q, n)
 
     def root_values(self, games: int) -> np.ndarray:
         """The last search's root value of every seat (absolute seats), [games, MAX_SEATS]:

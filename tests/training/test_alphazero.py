@@ -56,6 +56,22 @@ def test_selfplay_records_visit_distributions_on_legal_actions():
     np.testing.assert_allclose(rec["value"][:, :2].sum(1), 1.0, atol=1e-6)
 
 
+def test_gumbel_selfplay_records_improved_policies_and_plays_the_halving_winner():
+    """root="gumbel": the targets are the search's improved policies (all legal actions
+    get mass, not only the visited ones); and the CLI takes --root gumbel."""
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
+    sp = selfplay.SelfPlay(g, 2, pvnet.random_weights(config, 1), selfplay.SelfPlayConfig(
+        games=3, simulations=6, fast_simulations=2, root="gumbel"))
+    rec = sp.play(20, seed=1)
+    assert len(rec["obs"]) >= 20 and sp.games_finished >= 1
+    assert (rec["policy"][~rec["mask"]] == 0).all()
+    assert (rec["policy"][rec["mask"]] > 0).all()          # visits would leave zeros
+    np.testing.assert_allclose(rec["policy"].sum(1), 1.0, atol=1e-5)
+    with pytest.raises(ValueError, match="root must be one of"):
+        selfplay.SelfPlayConfig(root="alpha").check()
+
+
 def test_value_blend_mixes_the_outcome_with_the_root_value_and_nothing_else():
     """The same seeds give the same games whatever the blend: only the value targets
     move, and the half blend is exactly the mean of the outcome and the root value."""
@@ -169,6 +185,7 @@ def test_cli_trains_alphazero(tmp_path, capsys):
             "--width", "8", "--blocks", "0", "--no-progress"]
     assert main(argv) == 0
     assert f"az:{out}/net.npz" in capsys.readouterr().out
+    assert main(argv + ["--root", "gumbel", "--resume", "--iterations", "2"]) == 0
     assert main(["train", "hansa", "--algo", "muzero"]) == 2
 
 

@@ -83,6 +83,9 @@ class AlphaZeroConfig:
     full_share: float = option(0.25, type=float, help="share of decisions searched fully")
     value_blend: float = option(0.0, type=float, help="value target: this share of the "
                                 "search's root value, the rest the game's outcome")
+    root: str = option("puct", choices=("puct", "gumbel"), help="root selection of the "
+                       "self-play search (gumbel: sequential halving, improved-policy "
+                       "targets; agents/gumbel.py)")
     train_steps: int = option(400, type=int_at_least(1), help="learner steps per iteration")
     learner_batch: int = option(256, type=int_at_least(1), help="learner batch size")
     lr: float = option(1e-3, type=float, help="learning rate (AdamW)")
@@ -231,7 +234,8 @@ class Run:
         if self._selfplay is None:
             config = SelfPlayConfig(games=c.games, simulations=c.simulations,
                                     fast_simulations=c.fast_simulations,
-                                    full_share=c.full_share, value_blend=c.value_blend)
+                                    full_share=c.full_share, value_blend=c.value_blend,
+                                    root=c.root)
             if c.actors:
                 from training.alphazero.actors import RayActors
 

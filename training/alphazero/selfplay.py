@@ -14,6 +14,12 @@ are sampled from the visit counts, the rest take the most visited action; the ro
 get Dirichlet noise. With `value_blend` b > 0 a record's value target is (1 - b) times
 the game's outcome plus b times the search's root value (Q/z blending): a target with
 less of one game's luck, for a buffer that holds few games.
+
+With ``root="gumbel"`` (`agents.gumbel`) every decision plays the sequential halving's
+winner (its Gumbel draws are the exploration: no sampled moves, no Dirichlet noise) and
+a record's policy target is the search's improved policy, not its visit counts: with
+few simulations the visit counts say little, the improved policy still improves on the
+prior.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ class SelfPlayConfig:
     full_share: float = 0.25        # decisions with the full search
     sample_moves: int = 30          # decisions per game sampled from the visit counts
     value_blend: float = 0.0        # value target: (1 - b) * outcome + b * root Q
+    root: str = "puct"              # the search's root selection (az_search.ROOTS)
 
     def check(self) -> None:
         for name in ("games", "simulations", "fast_simulations"):
@@ -45,6 +52,9 @@ class SelfPlayConfig:
             raise ValueError("fast_simulations must not exceed simulations")
         if not 0.0 <= self.value_blend <= 1.0:
             raise ValueError(f"value_blend must be in [0, 1], got {self.value_blend!r}")
+        if self.root not in az_search.ROOTS:
+            raise ValueError(f"root must be one of {', '.join(az_search.ROOTS)}, "
+                             f"got {self.root!r}")
 
 
 def empty_records(obs_size: int, num_actions: int, n: int = 0) -> dict:
@@ -64,7 +74,7 @@ class SelfPlay:
         self.config = config or SelfPlayConfig()
         self.config.check()
         search = replace(search or az_search.SearchConfig(),
-                         simulations=self.config.simulations)
+                         simulations=self.config.simulations, root=self.config.root)
         self.searcher = az_search.Searcher(game, weights, self.config.games, search)
         self.games_finished = 0
         self.decisions = 0
@@ -106,13 +116,16 @@ class SelfPlay:
                                            live_keys, sims, noise=gen)
                 keys[idx] = live_keys     # advanced by the search
                 q = self.searcher.root_values(len(live))
+                gumbel = cfg.root == "gumbel"
                 for i, g in enumerate(live):
                     v = visits[i].astype(np.float64)
                     if full[i]:
                         obs = G.observe(states[g], players[i])
-                        pending[g].append((obs, masks[i], v / v.sum(), players[i],
-                                           q[i].copy()))
-                    if moves[g] < cfg.sample_moves:
+                        target = self.searcher.improved[i].copy() if gumbel else v / v.sum()
+                        pending[g].append((obs, masks[i], target, players[i], q[i].copy()))
+                    if gumbel:
+                        a = int(self.searcher.chosen[i])
+                    elif moves[g] < cfg.sample_moves:
                         a = int(gen.choice(v.size, p=v / v.sum()))
                     else:
                         a = az_search.best_action(visits[i], masks[i])
