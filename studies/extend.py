@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from studies import arena, evaluate
-from studies.match import SEED_STRIDE, _jsonable, check_writable_dir, lineups, play_studies
+from studies.match import (
+    SEED_STRIDE,
+    _jsonable,
+    _rotations,
+    check_writable_dir,
+    lineups,
+    play_studies,
+)
 from tradewinds import rating_fit
 
 EXTEND_DB = Path("results") / "ladder_extend.sqlite"
@@ -37,12 +44,12 @@ def new_lineups(ladder: dict, add: Sequence[str]) -> list[tuple]:
 
 def seat_counts(up: Sequence[str], games: int, counts: dict[str, list[int]]) -> None:
     """Add to `counts` (member -> games per seat) the seats of `games` rotated games of
-    line-up `up` (game i seats ``up[(s + i) % n]`` in seat s, as `studies.arena`)."""
-    n = len(up)
+    line-up `up` (game i seats its rotation by i, as `studies.arena`'s ``rotate``)."""
+    turns = _rotations(tuple(up))
     for i in range(games):
-        for a, name in enumerate(up):
+        for seat, name in enumerate(turns[i % len(turns)]):
             if name in counts:
-                counts[name][(a - i) % n] += 1
+                counts[name][seat] += 1
 
 
 def balanced_lineups(ups: Sequence[tuple], add: Sequence[str], games: int) -> list[tuple]:
@@ -56,8 +63,7 @@ def balanced_lineups(ups: Sequence[tuple], add: Sequence[str], games: int) -> li
     out = []
     for up in ups:
         best = None
-        for r in range(len(up)):
-            turned = tuple(up[r:] + up[:r])
+        for turned in _rotations(tuple(up)):
             trial = {m: c[:] for m, c in counts.items()}
             seat_counts(turned, games, trial)
             cost = sum(x * x for c in trial.values() for x in c)
