@@ -60,6 +60,23 @@ def open_unit(text: str) -> float:
     return value
 
 
+def action_families(game, names) -> tuple[str, ...]:
+    """`names` as a tuple, each checked to be one of `game`'s action families (the part of
+    an action's name before ':'); ValueError naming the unknown ones and the known."""
+    known = {game.action_name(a).split(":")[0] for a in range(game.num_actions)}
+    unknown = sorted(set(names) - known)
+    if unknown:
+        raise ValueError(f"{game.name} has no action family {', '.join(unknown)}; its "
+                         f"families: {', '.join(sorted(known))}")
+    return tuple(names)
+
+
+def family_prefixes(families) -> tuple[str, ...]:
+    """What an action's name starts with when it is of one of `families` (for
+    `str.startswith`): the family alone or the family and ':'."""
+    return tuple(f"{f}:" for f in families) + tuple(families)
+
+
 def int_tuple(text: str) -> tuple:
     """'128,128' -> (128, 128): layer sizes and the like, every one a positive integer."""
     try:

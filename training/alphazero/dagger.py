@@ -74,12 +74,11 @@ class Run:
         self.n = self.config.num_players
         self.learner = Learner(self.config, lr=args.lr, device=args.device, seed=args.seed)
         self.done, self.base = 0, None
-        families = {self.game.action_name(a).split(":")[0]
-                    for a in range(self.game.num_actions)}
-        unknown = sorted(set(args.search_skip) - families)
-        if args.search and unknown:
-            raise ValueError(f"--search-skip: {self.game.name} has no action family "
-                             f"{', '.join(unknown)}; its families: {', '.join(sorted(families))}")
+        if args.search:
+            try:
+                cli_args.action_families(self.game, args.search_skip)
+            except ValueError as e:
+                raise ValueError(f"--search-skip: {e}") from None
         self.learner.net.load_weights(weights)
         if args.resume:
             self.done = self._last_round()
@@ -118,7 +117,7 @@ class Run:
         from training.alphazero.search_teacher import search_labels
 
         found = {k: records[k] for k in ("obs", "mask", "policy", "value")}
-        skip = tuple(f"{f}:" for f in self.args.search_skip) + tuple(self.args.search_skip)
+        skip = cli_args.family_prefixes(self.args.search_skip)
         names = [self.game.action_name(int(a)) for a in found["policy"].argmax(1)]
         pick = np.array([i for i, name in enumerate(names) if not name.startswith(skip)],
                         dtype=np.int64)
