@@ -127,8 +127,7 @@ class AlphaZeroAgent:
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
         if time_budget is not None and self.config.root == "gumbel":
-            raise ValueError("time_budget needs root='puct' (sequential halving plans its "
-                             "simulations in advance)")
+            raise ValueError(az_search.NO_BUDGET_AT_GUMBEL_ROOT)
         self.time_budget = time_budget
         self._searchers: dict[int, az_search.Searcher] = {}
 

@@ -94,6 +94,8 @@ class SearchConfig:
 
 
 ROOTS = ("puct", "gumbel")
+NO_BUDGET_AT_GUMBEL_ROOT = ("time_budget needs root='puct' (sequential halving plans its "
+                            "simulations in advance)")
 
 
 class Forest(NamedTuple):
@@ -319,8 +321,8 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
                     masks[i, :num_actions], roots[g, 0], observer[i], ret)
             if judge > 0.0:             # states[g] still holds this leaf
                 if judge_depth != 0:
-                    _rollout(aux, states[g], buf[:num_actions], buf, words, legal, keys[g],
-                             HEURISTIC, judge_depth)
+                    _rollout(aux, states[g], buf[:num_actions], words, keys[g], HEURISTIC,
+                             judge_depth)
                 _evaluate(aux, states[g], judged, scratch, knobs.judge_scale)
                 for q in range(ret.shape[0]):
                     ret[q] = (1.0 - judge) * ret[q] + judge * judged[q]
@@ -390,6 +392,8 @@ class Searcher:
         priors (self-play); `time_budget`: seconds for the whole batch."""
         cfg, f = self.config, self.forest
         games = roots.shape[0]
+        if time_budget is not None and cfg.root == "gumbel":
+            raise ValueError(NO_BUDGET_AT_GUMBEL_ROOT)
         if games > f.children.shape[0]:
             raise ValueError(f"{games} roots for a searcher of {f.children.shape[0]} games")
         if sims is None:
@@ -408,9 +412,6 @@ class Searcher:
                       float(cfg.judge_scale), int(cfg.judge_depth))
         expand_roots(aux, self.weights, roots, players, f)
         if cfg.root == "gumbel":
-            if time_budget is not None:
-                raise ValueError("a time budget needs the PUCT root (root='puct'): sequential "
-                                 "halving plans its simulations in advance")
             self._gumbel(roots, players, keys, sims, knobs, f)
             return self._root_visits(games)
         if noise is not None and cfg.noise_fraction > 0:
@@ -439,7 +440,7 @@ class Searcher:
         sets `chosen` and `improved`. The draws come from each game's key, so a game
         searched alone or in a batch draws the same."""
         cfg, na, games = self.config, self.game.num_actions, roots.shape[0]
-        f.plan[:games] = -1
+        f.plan[:] = -1
         legal = [np.flatnonzero(f.masks[g, :na]) for g in range(games)]
         logits = [gumbel.logits_of(f.prior[g, 0], legal[g]) for g in range(games)]
         draws = [cfg.gumbel_scale * np.random.default_rng(
@@ -468,9 +469,9 @@ class Searcher:
         self.chosen = np.zeros(games, dtype=np.int64)
         self.improved = np.zeros((games, na), dtype=np.float32)
         for g in range(games):
-            score = self._scores(g, legal[g], logits[g], draws[g], players[g])
-            self.chosen[g] = legal[g][cands[g][np.argmax(score[cands[g]])]]
             q, n = self._root_q(g, legal[g], players[g])
+            score = draws[g] + logits[g] + gumbel.sigma(q, n)
+            self.chosen[g] = legal[g][cands[g][np.argmax(score[cands[g]])]]
             self.improved[g, legal[g]] = gumbel.improved_policy(logits[g], q, n)
 
     def _root_q(self, g: int, legal: np.ndarray, player: int) -> tuple:

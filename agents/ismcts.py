@@ -149,9 +149,9 @@ def _copy_into(dst, src):
 
 
 @njit(cache=True)
-def _rollout(aux, s, mask, buf, words, legal, key, kind, depth):
+def _rollout(aux, s, mask, words, key, kind, depth):
     """Play the rollout policy for `depth` decisions (all the way when depth < 0).
-    `mask` is `buf[:num_actions]` (`_scratch_mask`); `legal`: scratch as long as `buf`."""
+    `mask` is `buf[:num_actions]` and `words` its 8-byte view (`_scratch_mask`)."""
     if kind != 1:
         _random_steps(aux, s, mask, words, key, depth)
         return
@@ -388,7 +388,7 @@ def iterate(aux, root, player, key, iterations, how, tree):
         _copy_into(s, root)
         jit.determinize(aux, s, player, key)
         depth = _descend(aux, s, key, how, tree, buf, words, legal, path)
-        _rollout(aux, s, mask, buf, words, legal, key, how.rollout_kind, how.rollout_depth)
+        _rollout(aux, s, mask, words, key, how.rollout_kind, how.rollout_depth)
         _evaluate(aux, s, ret, values, how.scale)
         _backup(path, depth, ret, tree.visits, tree.value, tree.mover)
 

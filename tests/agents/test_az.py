@@ -216,8 +216,7 @@ def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge
     leaf = s.copy()
     if judge and depth:
         buf, words = ismcts._scratch_mask(g.num_actions)
-        legal = np.zeros(buf.shape[0], np.int64)
-        ismcts._rollout(g.aux, s, buf[:g.num_actions], buf, words, legal, replay_key,
+        ismcts._rollout(g.aux, s, buf[:g.num_actions], words, replay_key,
                         ismcts.ROLLOUTS["heuristic"], depth)
         assert not np.array_equal(s, leaf)              # the rollout moved the game on
         assert g.is_terminal(s) == (depth == -1)

@@ -101,3 +101,18 @@ def test_the_gumbel_az_agent_plays_its_halving_winner_and_refuses_a_time_budget(
         agents.make_agent(f"az:{path}", game="hansa", root="gumbel", time_budget=1.0)
     with pytest.raises(ValueError, match="root must be one of puct, gumbel"):
         agents.make_agent(f"az:{path}", game="hansa", root="gumble")
+
+
+def test_a_net_that_asks_for_the_gumbel_root_refuses_a_time_budget_in_the_same_words(tmp_path):
+    """The net's metadata names the root only when the search is built, after the agent
+    took `time_budget`; the searcher refuses it before it searches, as the agent does."""
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
+    path = pvnet.save(tmp_path / "n.npz", pvnet.random_weights(config, seed=2), config,
+                      {"search": {"root": "gumbel"}})
+    agent = agents.make_agent(f"az:{path}", game="hansa", time_budget=1.0)
+    s = g.new_state(2, 9)
+    before = s.copy()
+    with pytest.raises(ValueError, match="time_budget needs root='puct'"):
+        agent.act(g.observe(s, 0), g.legal_mask(s), np.random.default_rng(1), state=s)
+    assert np.array_equal(s, before)

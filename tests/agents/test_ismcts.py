@@ -172,8 +172,7 @@ def test_random_rollouts_pick_what_pick_set_picks(game_name):
         key = np.array([seed, 11], np.int32)
         buf, words = ismcts._scratch_mask(game.num_actions)
         mine = s.copy()
-        ismcts._rollout(game.aux, mine, buf[:game.num_actions], buf, words,
-                        np.zeros(buf.shape[0], np.int64), key, 0, depth)
+        ismcts._rollout(game.aux, mine, buf[:game.num_actions], words, key, 0, depth)
         ref, ref_key, steps = s.copy(), np.array([seed, 11], np.int32), 0
         while not game.is_terminal(ref) and steps != depth:
             game.step(ref, int(ismcts.rng.pick_set(game.legal_mask(ref), ref_key)))
