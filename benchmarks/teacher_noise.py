@@ -31,7 +31,7 @@ def repeatability(game_name: str, num_players: int, games: int, simulations: int
     heuristic (shares over the kept positions)."""
     from agents import pvnet
     from tradewinds import registry
-    from training.alphazero.search_teacher import search_labels
+    from training.alphazero.search_teacher import rows_to_search, search_labels
     from training.alphazero.warmstart import heuristic_records
 
     game = registry.game(game_name)
@@ -39,10 +39,8 @@ def repeatability(game_name: str, num_players: int, games: int, simulations: int
     found = heuristic_records(game, num_players, games, seed=seed, every=every,
                               keep_states=True, net=weights,
                               beta=1.0 if weights is None else 0.0)
-    prefixes = cli_args.family_prefixes(skip)
     heuristic = found["policy"].argmax(1)
-    keep = np.array([i for i, a in enumerate(heuristic)
-                     if not game.action_name(int(a)).startswith(prefixes)], dtype=np.int64)
+    keep = rows_to_search(game, heuristic, skip)
     if not len(keep):
         raise ValueError("no position to search: every recorded choice is a skipped family")
     t0 = time.perf_counter()

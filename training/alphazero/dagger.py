@@ -114,13 +114,10 @@ class Run:
     def searched(self, records: dict, gen: np.random.Generator) -> tuple[dict, np.ndarray]:
         """`records` with the search's most visited action as the label wherever the
         heuristic's is not a `--search-skip` family; (records, the searched rows)."""
-        from training.alphazero.search_teacher import search_labels
+        from training.alphazero.search_teacher import rows_to_search, search_labels
 
         found = {k: records[k] for k in ("obs", "mask", "policy", "value")}
-        skip = cli_args.family_prefixes(self.args.search_skip)
-        names = [self.game.action_name(int(a)) for a in found["policy"].argmax(1)]
-        pick = np.array([i for i, name in enumerate(names) if not name.startswith(skip)],
-                        dtype=np.int64)
+        pick = rows_to_search(self.game, found["policy"].argmax(1), self.args.search_skip)
         if self.args.search and len(pick):
             shares, _ = search_labels(self.game, records["state"][pick],
                                       records["mask"][pick], self.args.search, gen)

@@ -77,6 +77,14 @@ def search_labels(game, states: np.ndarray, masks: np.ndarray, simulations: int,
     return policy, q
 
 
+def rows_to_search(game, choices: np.ndarray, skip) -> np.ndarray:
+    """The rows whose recorded choice (an action id per row) is not of the `skip`
+    families: where the search, not the heuristic, labels (DAgger's `--search`)."""
+    prefixes = cli_args.family_prefixes(skip)
+    return np.array([i for i, a in enumerate(choices)
+                     if not game.action_name(int(a)).startswith(prefixes)], dtype=np.int64)
+
+
 def chunk_path(labels: Path, first_seed: int) -> Path:
     return labels / f"chunk_{first_seed:08d}.npz"
 
