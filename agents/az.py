@@ -12,7 +12,8 @@ and sequential halving (`agents.az_search`). A net's metadata may carry the
 settings it was rated with (``"search": {"judge": 0.5, "simulations": 600}``, keys of
 `SEARCHED_BY_NET`); they apply where the caller gave none.
 
-Both see only what their seat may see: ``net`` reads the observation and the legal mask;
+Both see only what their seat may see: ``net`` reads the observation and the legal mask
+(a net with a hint also the heuristic's choice on the seat's own determinization);
 ``az`` reads the real state only through the search's determinizations.
 """
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import az_search, pvnet
+from agents import az_search, net_input, pvnet
 from agents.heuristic import rng_key
 
 NETS = Path(__file__).parent / "nets"
@@ -77,7 +78,10 @@ class _Nets:
 
 
 class NetAgent:
-    """`net`: the raw policy of a net, no search (arg-max over the legal actions)."""
+    """`net`: the raw policy of a net, no search (arg-max over the legal actions). A net
+    with a hint (`agents.net_input`) also reads the heuristic's choice, so it takes state=."""
+
+    needs_state = True
 
     def __init__(self, game: str = "hansa", spec: str | None = None):
         from tradewinds import registry
@@ -86,9 +90,15 @@ class NetAgent:
         self.nets = _Nets(self.game, spec)
         self.name = "net" if spec is None else f"net:{spec}"
 
-    def act(self, observation, action_mask, rng: np.random.Generator) -> int:
-        weights, _, _ = self.nets.get(players_in(observation))
-        logits, _ = pvnet.run(weights, np.asarray(observation, dtype=np.float32))
+    def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
+        weights, config, _ = self.nets.get(players_in(observation))
+        x = np.asarray(observation, dtype=np.float32)
+        if config.hint:
+            if state is None:
+                raise ValueError(f"{self.name} reads the heuristic's choice: it needs state= "
+                                 "(the arena and envs pass it)")
+            x = net_input.hinted(self.game, state, x, rng)
+        logits, _ = pvnet.run(weights, x)
         return int(np.argmax(np.where(np.asarray(action_mask) != 0, logits, -np.inf)))
 
     def __repr__(self) -> str:

@@ -44,7 +44,7 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls, l
 from numba import njit
 from threadpoolctl import ThreadpoolController
 
-from agents import gumbel, pvnet
+from agents import gumbel, net_input, pvnet
 from agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
 from tradewinds import jit, jitcache
 
@@ -151,6 +151,7 @@ class Knobs(NamedTuple):
     judge: float
     judge_scale: float
     judge_depth: int
+    hinted: int           # 1: the net also reads the heuristic's choice (`agents.net_input`)
 
 
 @njit(cache=True)
@@ -288,6 +289,8 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
     value_logits = np.zeros((games, pvnet.MAX_SEATS), dtype=np.float32)
     judged = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
     scratch = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
+    seen = np.zeros(states.shape[1], dtype=np.int32)
+    hint_mask = np.zeros(num_actions, dtype=np.int8)
     done = 0
     for _ in range(waves):
         m = 0
@@ -306,7 +309,7 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
                 _backup(visits, value, mover, rootsum, g, paths[g], d, ret)
                 continue
             p = jit.current_player(aux, s)
-            jit.observe(aux, s, p, obs[m])
+            net_input.write(aux, s, p, knobs.hinted, hint_mask, keys[g], seen, obs[m])
             jit.legal_mask(aux, s, masks[m, :num_actions])
             pending[m], leaf[m], depth[m], observer[m] = g, node, d, p
             m += 1
@@ -339,8 +342,8 @@ def _all_done(visits, sims):
 
 
 @njit(cache=True)
-def expand_roots(aux, w, roots, players, f):
-    """Evaluate every root (its searcher's own observation and legal actions) in one
+def expand_roots(aux, w, roots, players, keys, hinted, f):
+    """Evaluate every root (its searcher's own net input and legal actions) in one
     forward pass and expand it; its visit count starts at 1, its value sum at the net's."""
     children, prior, expanded, visits, netval = f.children, f.prior, f.expanded, f.visits, f.netval
     rootsum, obs, masks = f.rootsum, f.obs, f.masks
@@ -349,8 +352,10 @@ def expand_roots(aux, w, roots, players, f):
     ret = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
     logits = np.zeros((games, num_actions), dtype=np.float32)
     value_logits = np.zeros((games, pvnet.MAX_SEATS), dtype=np.float32)
+    seen = np.zeros(roots.shape[1], dtype=np.int32)
+    hint_mask = np.zeros(num_actions, dtype=np.int8)
     for g in range(games):
-        jit.observe(aux, roots[g], players[g], obs[g])
+        net_input.write(aux, roots[g], players[g], hinted, hint_mask, keys[g], seen, obs[g])
         jit.legal_mask(aux, roots[g], masks[g, :num_actions])
     pvnet.forward(w, obs[:games], logits, value_logits)
     for g in range(games):
@@ -380,8 +385,13 @@ class Searcher:
         self.game, self.weights = game, weights
         self.config = config or SearchConfig()
         self.config.check()
+        width = weights.w_in.shape[0]
+        if width not in (game.obs_size, game.obs_size + game.num_actions):
+            raise ValueError(f"a net of {width} inputs cannot read {game.name} positions "
+                             f"({game.obs_size} observation entries, {game.num_actions} actions)")
+        self.hinted = int(width != game.obs_size)
         self.forest = new_forest(games, self.config.simulations + 1, game.num_actions,
-                                 game.obs_size, game.state_size)
+                                 width, game.state_size)
 
     def run(self, roots: np.ndarray, players: np.ndarray, keys: np.ndarray,
             sims: np.ndarray | None = None, noise: np.random.Generator | None = None,
@@ -409,8 +419,8 @@ class Searcher:
         f = self.forest.first(games)
         aux = self.game.aux
         knobs = Knobs(float(cfg.c), float(cfg.fpu_reduction), float(cfg.judge),
-                      float(cfg.judge_scale), int(cfg.judge_depth))
-        expand_roots(aux, self.weights, roots, players, f)
+                      float(cfg.judge_scale), int(cfg.judge_depth), self.hinted)
+        expand_roots(aux, self.weights, roots, players, keys, self.hinted, f)
         if cfg.root == "gumbel":
             self._gumbel(roots, players, keys, sims, knobs, f)
             return self._root_visits(games)

@@ -12,6 +12,11 @@ whole batch of leaves at once, with no Python per simulation. The input layer ex
 observations' sparsity (a few dozen nonzero entries of 515 or 2,501): it adds one weight
 row per nonzero input, so a leaf costs about as much as the hidden layers.
 
+With ``hint="heuristic"`` the input is the observation followed by the game heuristic's
+choice at the position, one-hot (`agents.net_input` writes it): the net learns a policy
+relative to the heuristic's (residual policy learning), from what the seat may see, as the
+heuristic plays on the seat's own determinization. `with_hint` widens a net without one.
+
 A net is saved as one ``.npz`` file: the arrays and a JSON config (`NetConfig`, plus any
 metadata: the command that trained it, its budget, the ladder it was rated on).
 """
@@ -20,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,6 +36,7 @@ from tradewinds import jitcache
 
 MAX_SEATS = 4
 FORMAT = "tradewinds-pvnet-1"
+HINTS = ("", "heuristic")   # "heuristic": the input also holds the heuristic's choice, one-hot
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,12 @@ class NetConfig:
     num_actions: int
     hidden: int = 256
     blocks: int = 2
+    hint: str = ""
+
+    @property
+    def input_size(self) -> int:
+        """The net's input width: the observation, then with a hint one entry per action."""
+        return self.obs_size + (self.num_actions if self.hint else 0)
 
     def check(self) -> None:
         for name in ("num_players", "obs_size", "num_actions", "hidden"):
@@ -54,11 +66,13 @@ class NetConfig:
                              f"got {self.num_players}")
         if not isinstance(self.blocks, int) or self.blocks < 0:
             raise ValueError(f"NetConfig.blocks must be an integer >= 0, got {self.blocks!r}")
+        if self.hint not in HINTS:
+            raise ValueError(f"NetConfig.hint must be one of {HINTS}, got {self.hint!r}")
 
 
 class Weights(NamedTuple):
     """The arrays of a net, float32, C order (numba takes the tuple as one argument).
-    ``w_in`` is [obs_size, hidden]; ``w_blocks`` [blocks, hidden, hidden]; ``w_pi``
+    ``w_in`` is [input_size, hidden]; ``w_blocks`` [blocks, hidden, hidden]; ``w_pi``
     [hidden, num_actions]; ``w_v`` [hidden, MAX_SEATS]."""
 
     w_in: np.ndarray
@@ -74,7 +88,7 @@ class Weights(NamedTuple):
 def shapes(config: NetConfig) -> dict:
     """Field name -> array shape, for `config`."""
     h, k = config.hidden, config.blocks
-    return {"w_in": (config.obs_size, h), "b_in": (h,), "w_blocks": (k, h, h),
+    return {"w_in": (config.input_size, h), "b_in": (h,), "w_blocks": (k, h, h),
             "b_blocks": (k, h), "w_pi": (h, config.num_actions), "b_pi": (config.num_actions,),
             "w_v": (h, MAX_SEATS), "b_v": (MAX_SEATS,)}
 
@@ -92,6 +106,17 @@ def random_weights(config: NetConfig, seed: int = 0, scale: float = 1.0) -> Weig
             std = scale * math.sqrt(2.0 / fan_in)
             arrays[name] = (gen.standard_normal(shape) * std).astype(np.float32)
     return Weights(**arrays)
+
+
+def with_hint(weights: Weights, config: NetConfig, hint: str) -> tuple[Weights, NetConfig]:
+    """A net without a hint, widened to read `hint`: zero input rows for it, so it plays
+    as before until trained."""
+    if config.hint:
+        raise ValueError(f"the net already reads the hint {config.hint!r}")
+    wider = replace(config, hint=hint)
+    wider.check()
+    rows = np.zeros((wider.input_size - config.input_size, config.hidden), np.float32)
+    return check_weights(weights._replace(w_in=np.vstack([weights.w_in, rows])), wider), wider
 
 
 def check_weights(weights: Weights, config: NetConfig) -> Weights:

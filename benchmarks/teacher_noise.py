@@ -35,10 +35,11 @@ def repeatability(game_name: str, num_players: int, games: int, simulations: int
     from training.alphazero.warmstart import heuristic_records
 
     game = registry.game(game_name)
-    weights = None if net is None else pvnet.load(net)[0]
+    weights, config, _ = (None, None, None) if net is None else pvnet.load(net)
     found = heuristic_records(game, num_players, games, seed=seed, every=every,
                               keep_states=True, net=weights,
-                              beta=1.0 if weights is None else 0.0)
+                              beta=1.0 if weights is None else 0.0,
+                              hint=config is not None and bool(config.hint))
     heuristic = found["policy"].argmax(1)
     keep = rows_to_search(game, heuristic, skip)
     if not len(keep):

@@ -14,9 +14,11 @@ results, the command that made it and the versions it ran under.
 Every member has a *fingerprint*: the sha256 of what decides how it plays — the source
 files of its agent (and, for the heuristic and IS-MCTS, the game's heuristic module, the
 policy bindings and the game's fitted leaf judgement where it has one), the checkpoint
-file for ``ppo``, the search, the net format and the net file for ``az`` and ``net``
-(the game's shipped net at the ladder's player count, or the file named: a new 4-player
-net leaves the 2-player ladder as it was). The ladder's *version*
+file for ``ppo``, the search (with the IS-MCTS pieces it calls), the net format, the
+net's inputs and the net file for ``az`` and ``net``, with the heuristic's files as well
+(the judged leaves and a hinted net read them; the game's shipped net at the ladder's
+player count, or the file named: a new 4-player net leaves the 2-player ladder as it
+was). The ladder's *version*
 (``<game>-<n>p-<10 hex digits>``) is a hash of the game, player count, game options,
 member names with their fingerprints, anchor, prior and the fit's seeds and game counts:
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
@@ -112,7 +114,7 @@ def member_files(name: str, game: str, players: int | None = None) -> list[Path]
     src = inspect.getsourcefile(inspect.getmodule(f) or f)
     if src:
         files.append(Path(src))
-    if base in ("heuristic", "noisy", "mcts"):
+    if base in ("heuristic", "noisy", "mcts", "az", "net"):   # az, net: the judge and hint
         files += [here / "heuristic.py", here / f"heuristic_{game}.py", here / "policies.py",
                   here / f"value_{game}.py", here / f"value_{game}_fit.py"]  # if it has them
     if base == "ppo":
@@ -122,7 +124,8 @@ def member_files(name: str, game: str, players: int | None = None) -> list[Path]
     if base in ("az", "net"):              # the search, the net's format, and the net
         from agents.az import shipped as shipped_net
 
-        files += [here / "az_search.py", here / "pvnet.py"]
+        files += [here / "az_search.py", here / "ismcts.py", here / "pvnet.py",
+                  here / "net_input.py"]
         if spec and not spec.isdigit():
             files.append(Path(spec))
         else:                              # the shipped net of the count (all: any count)

@@ -114,21 +114,25 @@ def test_choice_ignores_hidden_parts(name, game_name, n):
     assert checked >= 5
 
 
-@pytest.mark.parametrize("kind", ["az", "az-judged", "az-gumbel", "net"])
+@pytest.mark.parametrize("kind", ["az", "az-judged", "az-gumbel", "net", "az-hinted",
+                                  "net-hinted"])
 @pytest.mark.parametrize("game_name,n", [("hansa", 2), ("voyage", 3)])
 def test_net_agents_ignore_hidden_parts(kind, game_name, n, tmp_path):
     """`az` (net-guided search), `az` whose leaves are also judged by heuristic playouts
     (as the shipped Voyage nets search), `az` with the Gumbel root and `net` (the raw
-    policy), with a random net whose choices depend on every input: the same choice on
-    every hidden variant."""
+    policy), and both with a net that reads the heuristic's choice (`agents.net_input`),
+    with a random net whose choices depend on every input: the same choice on every
+    hidden variant."""
     from agents import pvnet
 
     game = registry.game(game_name)
-    config = pvnet.NetConfig(game_name, n, game.obs_size, game.num_actions, 32, 1)
+    config = pvnet.NetConfig(game_name, n, game.obs_size, game.num_actions, 32, 1,
+                             "heuristic" if kind.endswith("hinted") else "")
     path = pvnet.save(tmp_path / "net.npz", pvnet.random_weights(config, seed=3), config)
     kwargs = {"az": {"simulations": 24}, "net": {},
               "az-judged": {"simulations": 24, "judge": 0.5, "judge_depth": 12},
-              "az-gumbel": {"simulations": 24, "root": "gumbel"}}[kind]
+              "az-gumbel": {"simulations": 24, "root": "gumbel"},
+              "az-hinted": {"simulations": 24}, "net-hinted": {}}[kind]
     agent = agents.make_agent(f"{kind.split('-')[0]}:{path}", game=game_name, **kwargs)
     rng = np.random.default_rng(11)
     checked = 0
@@ -137,7 +141,7 @@ def test_net_agents_ignore_hidden_parts(kind, game_name, n, tmp_path):
         variant = hansa_variant(s, rng) if game_name == "hansa" else voyage_variant(s, p, rng)
         if variant is None:
             continue
-        pick = _policy_choice if kind == "net" else choice
+        pick = _policy_choice if kind == "net" else choice     # a hint needs state=
         assert pick(agent, game, s, i) == pick(agent, game, variant, i), (
             f"{kind} changed its choice when only hidden parts changed ({game_name}, "
             f"position {i})")

@@ -344,6 +344,8 @@ def test_az_and_net_members_are_fingerprinted_by_their_net_files(tmp_path):
 
     files = {p.name for p in evaluate.member_files("az", "hansa")}
     assert {"az.py", "az_search.py", "pvnet.py", "hansa_2p.npz", "hansa_4p.npz"} <= files
+    # what the judged leaves and a hinted net read
+    assert {"ismcts.py", "net_input.py", "heuristic_hansa.py", "policies.py"} <= files
     at_three = {p.name for p in evaluate.member_files("net", "hansa", 3)}
     assert "hansa_3p.npz" in at_three and not at_three & {"hansa_2p.npz", "hansa_4p.npz"}
     assert evaluate.fingerprint("az", "hansa", 3) != evaluate.fingerprint("az", "hansa", 4)

@@ -155,6 +155,25 @@ def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
     assert mask[agent.act(g.observe(s, 0), mask, np.random.default_rng(0), state=s)]
 
 
+def test_a_hinted_run_records_the_hint_in_warm_start_and_self_play(tmp_path):
+    """--hint heuristic: the buffer's inputs end in the heuristic's choice, one-hot (the
+    warm start's equal their label); self-play and the resume keep the net's width."""
+    g = registry.game("hansa")
+    hinted = {**TINY, "hint": "heuristic", "replay": 400}
+    train(AlphaZeroConfig(**hinted, iterations=1, out=str(tmp_path)))
+    buf = replay.ReplayBuffer.load(tmp_path / "replay.npz", 400, g.obs_size + g.num_actions,
+                                   g.num_actions)
+    tail = buf.data["obs"][:buf.size, g.obs_size:].astype(np.float32)
+    assert (tail.sum(1) == 1).all()
+    assert buf.data["mask"][:buf.size][np.arange(buf.size), tail.argmax(1)].all()  # legal
+    _, config, _ = pvnet.load(tmp_path / "net.npz")
+    assert config.hint == "heuristic"
+    with pytest.raises(ValueError, match="hint is '' here but 'heuristic'"):
+        train(AlphaZeroConfig(**{**hinted, "hint": ""}, iterations=2, out=str(tmp_path),
+                              resume=True))
+    train(AlphaZeroConfig(**hinted, iterations=2, out=str(tmp_path), resume=True))
+
+
 def test_a_resumed_learner_keeps_its_moments_but_takes_the_new_learning_rate():
     from training.alphazero.learner import Learner
 

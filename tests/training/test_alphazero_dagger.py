@@ -60,10 +60,10 @@ def test_net_action_is_the_arg_max_over_legal_actions():
     p = g.current_player(s)
     for want in (legal[-1], legal[0]):
         w = biased_net(g, 2, int(want))
-        assert warmstart._net_action(g.aux, w, s, p, mask, ob, logits, value) == want
+        assert warmstart._net_action(g.aux, w, s, p, mask, -1, ob, logits, value) == want
     illegal = int(np.flatnonzero(mask == 0)[0])
     w = biased_net(g, 2, illegal)          # its favourite is illegal: the first legal id
-    assert warmstart._net_action(g.aux, w, s, p, mask, ob, logits, value) == legal[0]
+    assert warmstart._net_action(g.aux, w, s, p, mask, -1, ob, logits, value) == legal[0]
 
 
 def test_beta_must_be_a_probability_and_needs_a_net_below_one():
@@ -115,6 +115,18 @@ def test_rounds_write_nets_and_a_log_and_resume_to_the_same_run(tmp_path):
         a = bot.act(g.observe(s, g.current_player(s)), mask, rng)
         assert mask[a]
         g.step(s, a)
+
+
+def test_hint_widens_the_net_to_read_the_heuristics_choice(tmp_path):
+    init = tiny_net(tmp_path, "voyage")
+    out = tmp_path / "hinted"
+    assert dagger.main([str(init), "--rounds", "1", "--hint", "heuristic", *ARGS,
+                        "--out", str(out)]) == 0
+    _, config, _ = pvnet.load(out / "round_1.npz")
+    g = registry.game("voyage")
+    assert config.hint == "heuristic" and config.input_size == g.obs_size + g.num_actions
+    assert dagger.main([str(out / "round_1.npz"), "--rounds", "1", "--hint", "heuristic",
+                        *ARGS, "--out", str(tmp_path / "again")]) == 0   # already hinted
 
 
 def test_bad_input_is_refused_in_one_line(tmp_path, capsys):

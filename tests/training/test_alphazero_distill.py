@@ -46,6 +46,14 @@ def test_the_student_learns_to_agree_with_the_teacher_and_says_where_it_came_fro
     assert "python -m training.alphazero.distill" in meta["command"]
 
 
+def test_a_hinted_teacher_gives_a_hinted_student(tmp_path):
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 24, 1, "heuristic")
+    teacher = pvnet.save(tmp_path / "hinted.npz", pvnet.random_weights(config, seed=1), config)
+    _, student, _ = distill.distil(teacher, 8, 0, games=3, every=2, epochs=1, say=str)
+    assert student.hint == "heuristic"
+
+
 def test_a_missing_teacher_is_a_one_line_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         distill.main([str(tmp_path / "none.npz"), "--out", str(tmp_path / "x.npz")])

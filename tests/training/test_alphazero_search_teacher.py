@@ -100,3 +100,15 @@ def test_bad_arguments_are_one_line_errors(tmp_path, capsys, argv, says):
     err = capsys.readouterr().err
     assert e.value.code == 2 and says in err and err.count("\n") == 1
     assert not any(tmp_path.iterdir())                         # nothing labelled
+
+
+def test_a_net_that_reads_the_hint_is_refused_before_labelling(tmp_path, capsys):
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 8, 0, "heuristic")
+    init = pvnet.save(tmp_path / "hinted.npz", pvnet.random_weights(config), config)
+    labels = tmp_path / "labels"
+    with pytest.raises(SystemExit):
+        search_teacher.main(["hansa", "--labels", str(labels), "--init", str(init),
+                             "--out", str(tmp_path / "out.npz")])
+    assert "reads the heuristic's choice" in capsys.readouterr().err
+    assert not labels.exists()

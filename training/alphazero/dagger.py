@@ -70,6 +70,12 @@ class Run:
         torch.set_num_threads(1)
         self.args, self.say = args, say
         weights, self.config, self.meta = pvnet.load(args.init)
+        if args.hint and not self.config.hint:
+            weights, self.config = pvnet.with_hint(weights, self.config, args.hint)
+        elif args.hint and args.hint != self.config.hint:
+            raise ValueError(f"--hint {args.hint}: {args.init} reads the hint "
+                             f"{self.config.hint!r}")
+        self.hint = bool(self.config.hint)
         self.game = registry.game(self.config.game)
         self.n = self.config.num_players
         self.learner = Learner(self.config, lr=args.lr, device=args.device, seed=args.seed)
@@ -103,7 +109,7 @@ class Run:
         from training.alphazero.warmstart import heuristic_records
 
         return heuristic_records(self.game, self.n, self.args.held_games, seed=HELD_SEEDS,
-                                 every=self.args.every, net=weights, beta=0.0)
+                                 every=self.args.every, net=weights, beta=0.0, hint=self.hint)
 
     def rate(self, path: Path):
         from training.alphazero.rating import win_share
@@ -147,12 +153,12 @@ class Run:
         weights = self.learner.weights()
         new = heuristic_records(self.game, self.n, a.games, seed=GAME_SEEDS + r * 10**7,
                                 every=a.every, keep_states=bool(a.search), net=weights,
-                                beta=beta)
+                                beta=beta, hint=self.hint)
         new, pick = self.searched(new, gen)
         fitted = self.aggregated(r, new, pick)
         if self.base is None:
             self.base = heuristic_records(self.game, self.n, a.warm_games, seed=WARM_SEEDS,
-                                          every=a.warm_every)
+                                          every=a.warm_every, hint=self.hint)
         held = self.held_out(weights)
         before = self.learner.evaluate(held)["agreement"]
         losses = self.learner.fit(mixed(fitted, self.base, a.warm_share, gen), a.epochs, a.batch,
@@ -233,6 +239,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--held-games", type=cli_args.int_at_least(1), default=100,
                     help="games of the net alone for the on-policy agreement")
     ap.add_argument("--rate-games", type=cli_args.int_at_least(1), default=400)
+    ap.add_argument("--hint", choices=[h for h in pvnet.HINTS if h], default=None,
+                    help="widen a net without a hint to read this one (agents.net_input)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     ap.add_argument("--resume", action="store_true")

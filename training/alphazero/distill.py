@@ -53,11 +53,13 @@ def teacher_targets(weights: pvnet.Weights, config: pvnet.NetConfig, records: di
 
 
 def positions(game, num_players: int, games: int, every: int, seed: int,
-              replay: Path | None) -> dict:
-    """Observations and masks to distil on: heuristic games, and a run's replay buffer."""
+              replay: Path | None, hint: bool = False) -> dict:
+    """Net inputs and masks to distil on: heuristic games, and a run's replay buffer
+    (`hint`: inputs of a net that reads the heuristic's choice)."""
     from training.alphazero import warmstart
 
-    parts = [warmstart.heuristic_records(game, num_players, games, seed=seed, every=every)]
+    parts = [warmstart.heuristic_records(game, num_players, games, seed=seed, every=every,
+                                         hint=hint)]
     if replay is not None:
         with np.load(replay) as data:
             parts.append({k: data[k] for k in ("obs", "mask")})
@@ -74,7 +76,7 @@ def distil(teacher: Path, width: int, blocks: int, games: int, every: int, epoch
 
     weights, config, meta = pvnet.load(teacher)
     game = registry.game(config.game)
-    found = positions(game, config.num_players, games, every, seed, replay)
+    found = positions(game, config.num_players, games, every, seed, replay, bool(config.hint))
     records = teacher_targets(weights, config, found)
     gen = np.random.default_rng(seed)
     order = gen.permutation(len(records["obs"]))
@@ -84,7 +86,7 @@ def distil(teacher: Path, width: int, blocks: int, games: int, every: int, epoch
     say(f"{len(order):,} positions ({cut:,} held out); teacher {config.hidden}x"
         f"{config.blocks + 1} -> student {width}x{blocks + 1}")
     student = pvnet.NetConfig(config.game, config.num_players, config.obs_size,
-                              config.num_actions, width, blocks)
+                              config.num_actions, width, blocks, config.hint)
     learner = Learner(student, lr=lr, device=device, seed=seed)
     for epoch in range(epochs):
         learner.fit(train, 1, min(256, len(train["obs"])), gen)

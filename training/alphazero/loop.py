@@ -65,6 +65,9 @@ class AlphaZeroConfig:
     seed: int = option(0, type=int_at_least(0), help="seed")
     width: int = option(256, type=int_at_least(1), help="width of the net's hidden layers")
     blocks: int = option(2, type=int_at_least(0), help="residual hidden blocks")
+    hint: str = option("", choices=("", "heuristic"), help="the net also reads the "
+                       "heuristic's choice at each position (agents/net_input.py)",
+                       show="none")
     init: str | None = option(None, help="start from this net file instead of a warm start "
                               "(its width and blocks)", show="a warm start")
     init_replay: str | None = option(None, help="with --init: a replay.npz to start the "
@@ -175,9 +178,9 @@ class Run:
         self.game = g = registry.game(c.game)
         torch.set_num_threads(c.threads)
         self.net_config = pvnet.NetConfig(c.game, c.players, g.obs_size, g.num_actions,
-                                          c.width, c.blocks)
+                                          c.width, c.blocks, c.hint)
         self.learner = Learner(self.net_config, lr=c.lr, device=c.device, seed=c.seed)
-        self.buffer = ReplayBuffer(c.replay, g.obs_size, g.num_actions)
+        self.buffer = ReplayBuffer(c.replay, self.net_config.input_size, g.num_actions)
         self.state = {"iteration": 0, "next_seed": 0, "seconds": 0.0, "core_seconds": 0.0,
                       "positions": 0, "games": 0, "warm": False, "gen": None}
         state_file = self.out / "state.json"
@@ -216,13 +219,17 @@ class Run:
         from training.alphazero.replay import ReplayBuffer
 
         ck.check_resumable(self.config.settings(), self.out / "config.json")
+        hint = ck.read_json(self.out / "config.json").get("hint", "")   # runs from before
+        if hint != self.config.hint:
+            raise ValueError(f"--resume: hint is {self.config.hint!r} here but {hint!r} in "
+                             f"{self.out / 'config.json'}; use another --out")
         self.state = ck.read_json(self.out / "state.json")
         self.learner.load_state_dict(torch.load(self.out / "learner.pt", weights_only=False))
         replay = self.out / "replay.npz"
         if replay.exists():
             g = self.game
-            self.buffer = ReplayBuffer.load(replay, self.config.replay, g.obs_size,
-                                            g.num_actions)
+            self.buffer = ReplayBuffer.load(replay, self.config.replay,
+                                            self.net_config.input_size, g.num_actions)
         else:
             self.say(f"resuming without {replay}: the replay buffer starts empty")
 
@@ -251,9 +258,9 @@ class Run:
         c = self.config
         t0 = time.perf_counter()
         records = heuristic_records(self.game, c.players, c.warm_games, seed=2**41 + c.seed,
-                                    every=c.warm_every)
+                                    every=c.warm_every, hint=bool(c.hint))
         held = heuristic_records(self.game, c.players, max(20, c.warm_games // 20),
-                                 seed=2**42 + c.seed, every=c.warm_every)
+                                 seed=2**42 + c.seed, every=c.warm_every, hint=bool(c.hint))
         losses = self.learner.fit(records, c.warm_epochs, c.learner_batch, self.gen)
         check = self.learner.evaluate(held)
         # The buffer starts with the heuristic's positions (a random sample that fills it,
@@ -282,6 +289,9 @@ class Run:
         if (config.hidden, config.blocks) != (c.width, c.blocks):
             raise ValueError(f"--init {c.init} is {config.hidden} wide with {config.blocks} "
                              f"blocks: pass --width {config.hidden} --blocks {config.blocks}")
+        if config.hint != c.hint:
+            raise ValueError(f"--init {c.init} reads the hint {config.hint!r}: pass "
+                             f"--hint '{config.hint}'")
         self.learner.net.load_weights(weights)
         if c.init_replay is not None:
             with np.load(c.init_replay) as data:

@@ -22,7 +22,7 @@ class PolicyValueNet(nn.Module):
         config.check()
         self.config = config
         h = config.hidden
-        self.inp = nn.Linear(config.obs_size, h)
+        self.inp = nn.Linear(config.input_size, h)
         self.blocks = nn.ModuleList(nn.Linear(h, h) for _ in range(config.blocks))
         self.pi = nn.Linear(h, config.num_actions)
         self.v = nn.Linear(h, pvnet.MAX_SEATS)

@@ -195,6 +195,9 @@ def main(argv=None) -> int:
             raise ValueError(f"--value-blend must be in [0, 1], got {args.value_blend!r}")
         if args.init is not None and not args.init.is_file():
             raise ValueError(f"no net file at {args.init}")
+        if args.init is not None and pvnet.load(args.init)[1].hint:
+            raise ValueError(f"--init {args.init} reads the heuristic's choice; the "
+                             "labelled chunks hold observations only")
         if not args.label_only and args.out is None:
             raise ValueError("--out is needed unless --label-only")
     except ValueError as e:

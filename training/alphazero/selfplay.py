@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from agents import az_search, pvnet
+from agents import az_search, net_input, pvnet
 
 
 @dataclass
@@ -121,6 +121,8 @@ class SelfPlay:
                     v = visits[i].astype(np.float64)
                     if full[i]:
                         obs = G.observe(states[g], players[i])
+                        if self.searcher.hinted:      # the net's input: the hint after it
+                            obs = net_input.hinted(G, states[g], obs, gen)
                         target = self.searcher.improved[i].copy() if gumbel else v / v.sum()
                         pending[g].append((obs, masks[i], target, players[i], q[i].copy()))
                     if gumbel:
@@ -150,7 +152,7 @@ class SelfPlay:
         G, n, b = self.game, self.num_players, self.config.value_blend
         rows = [(obs, mask, pol, (1 - b) * _relative(ret, p, n) + b * _relative(q, p, n))
                 for ret, recs in done for obs, mask, pol, p, q in recs]
-        out = empty_records(G.obs_size, G.num_actions, len(rows))
+        out = empty_records(self.searcher.forest.obs.shape[1], G.num_actions, len(rows))
         for i, (obs, mask, pol, val) in enumerate(rows):
             out["obs"][i], out["mask"][i], out["policy"][i], out["value"][i] = obs, mask, pol, val
         return out
