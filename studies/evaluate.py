@@ -417,9 +417,12 @@ def ladder_markdown(ladder: dict) -> str:
 
 
 def _extended_note(ladder: dict) -> str:
-    """"; extended ..." for members a `studies.extend` run added, else ""."""
+    """"; extended ..." for members a `studies.extend` run added (or replaced), else
+    ""."""
     return "".join(
-        f"; extended {e['created']} with {', '.join(e['added'])} ({e['games_per_lineup']} "
+        f"; extended {e['created']} with {', '.join(e['added'])}"
+        f"{' (' + ', '.join(e['replaced']) + ' replayed)' if e.get('replaced') else ''} "
+        f"({e['games_per_lineup']} "
         f"games per new line-up, {e['games']} games, `{e['command']}`)"
         for e in ladder["fit"].get("extended", []))
 

@@ -12,6 +12,10 @@ The new line-ups may play fewer games than the old (a dear search member): the f
 weighs each pair by its comparisons. A stale ladder is refused (carry or refit it first),
 and the extension is recorded in the ladder (``fit.extended``: members, games, seeds,
 command), so its version changes and its markdown names it.
+
+``--replace az,net`` takes members whose play changed (a new shipped net: their
+fingerprints are stale, the others' must not be) off the ladder, their comparisons with
+them, and adds them again as new members: only their line-ups are replayed.
 """
 
 from __future__ import annotations
@@ -84,15 +88,27 @@ def merged_pairs(ladder: dict, rows) -> dict:
     return pairs
 
 
-def _check(ladder: dict, add: Sequence[str]) -> None:
+def drop_members(ladder: dict, names: Sequence[str]) -> None:
+    """Take `names` off `ladder` in place: their entries and every pair with one of them
+    (the line-ups they played stay in ``fit.lineups``, the record of what was played)."""
+    gone = set(names)
+    ladder["members"] = [m for m in ladder["members"] if m["name"] not in gone]
+    ladder["pairs"] = [q for q in ladder["pairs"] if not {q["a"], q["b"]} & gone]
+
+
+def _check(ladder: dict, add: Sequence[str], replace: Sequence[str] = ()) -> None:
     import agents
 
     old = [m["name"] for m in ladder["members"]]
-    if not add or len(set(add)) != len(add):
-        raise ValueError(f"--add needs one or more distinct members, got {list(add)}")
+    new = list(replace) + list(add)
+    if not new or len(set(new)) != len(new):
+        raise ValueError(f"--add/--replace need one or more distinct members, got {new}")
     if set(add) & set(old):
         raise ValueError(f"already on the ladder: {', '.join(sorted(set(add) & set(old)))}")
-    stale = evaluate.stale_members(ladder)
+    if set(replace) - set(old):
+        raise ValueError(f"not on the ladder, nothing to replace: "
+                         f"{', '.join(sorted(set(replace) - set(old)))}")
+    stale = [m for m in evaluate.stale_members(ladder) if m not in replace]
     if stale:
         raise ValueError(f"the ladder is stale ({', '.join(stale)} changed): carry it "
                          f"(python -m studies.carry) or refit it first")
@@ -104,19 +120,22 @@ def _check(ladder: dict, add: Sequence[str]) -> None:
 
 
 def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
+                  replace: Sequence[str] = (),
                   db: str | Path = EXTEND_DB, ladder_file: str | Path | None = None,
                   out_file: str | Path | None = None, workers: int | None = 1,
                   progress: bool = True, command: str | None = None, console=None) -> dict:
     """Play the line-ups that seat a member of `add` `games` times (resuming from `db`),
     refit all ratings with the ladder's stored comparisons and write the ladder (default:
-    over the file it came from). Returns the ladder."""
+    over the file it came from); the members of `replace` are taken off first and join
+    again as new. Returns the ladder."""
     from rich.console import Console
 
     console = console or Console()
     ladder = evaluate.load_ladder(game, players, ladder_file)
     source = Path(ladder.pop("path"))
-    add = list(add)
-    _check(ladder, add)
+    _check(ladder, add, replace)
+    drop_members(ladder, replace)
+    add = list(replace) + list(add)
     out_file = Path(out_file) if out_file is not None else source
     check_writable_dir(out_file.parent, "--out-file directory")
     fit = ladder["fit"]
@@ -146,7 +165,8 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
     fit["lineups"] += [{"lineup": list(s.agents), "base_seed": s.base_seed, "games": games}
                        for s in studies]
     fit.setdefault("extended", []).append({
-        "added": add, "games_per_lineup": games, "lineups": len(studies), "games": len(rows),
+        "added": add, "replaced": list(replace), "games_per_lineup": games,
+        "lineups": len(studies), "games": len(rows),
         "base_seed": seed0, "command": command or " ".join(sys.argv),
         "created": time.strftime("%Y-%m-%d", time.gmtime()), "versions": arena.versions()})
     ladder["version"] = evaluate.ladder_version(ladder)
@@ -156,6 +176,10 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
                   f"{elapsed:.1f} s; wrote {out_file} (version {ladder['version']})",
                   highlight=False)
     return ladder
+
+
+def _names(text: str) -> list[str]:
+    return [m.strip() for m in text.split(",") if m.strip()]
 
 
 def main(argv=None) -> int:
@@ -172,7 +196,9 @@ def main(argv=None) -> int:
         "\n\n")[0])
     parser.add_argument("game", type=game_name, help="game name: hansa or voyage")
     parser.add_argument("--players", type=int, default=2, help="player count (default 2)")
-    parser.add_argument("--add", required=True, help="new members, comma-separated")
+    parser.add_argument("--add", default="", help="new members, comma-separated")
+    parser.add_argument("--replace", default="", help="members to take off and play again "
+                        "(their play changed), comma-separated")
     parser.add_argument("--games", type=int_at_least(1), required=True,
                         help="games per new line-up (with 2 players: per pair)")
     parser.add_argument("--ladder", default=None, help="a ladder file instead of the "
@@ -192,7 +218,7 @@ def main(argv=None) -> int:
         from tradewinds import registry
 
         players = registry.game(args.game).check_players(args.players)
-        extend_ladder(args.game, players, [m.strip() for m in args.add.split(",")],
+        extend_ladder(args.game, players, _names(args.add), replace=_names(args.replace),
                       games=args.games, db=args.db, ladder_file=args.ladder,
                       out_file=args.out_file, workers=args.workers,
                       progress=not args.no_progress,

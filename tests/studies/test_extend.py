@@ -102,3 +102,32 @@ def test_refusals_are_one_line_and_write_nothing(small_ladder, tmp_path, capsys)
     err = capsys.readouterr().err
     assert "stale (random changed)" in err and len(err.strip().splitlines()) == 1
     assert json.loads(small_ladder.read_text()) == stale
+
+
+def test_replace_plays_a_changed_member_again_without_its_old_games(small_ladder, tmp_path):
+    """A member whose play changed (its fingerprint stale) is taken off with its
+    comparisons and rated on new games only; another stale member is still refused."""
+    stale = json.loads(small_ladder.read_text())
+    stale["members"][1]["fingerprint"] = "0" * 64                # noisy:0.5 changed
+    small_ladder.write_text(json.dumps(stale))
+    with pytest.raises(ValueError, match="stale"):
+        extend.extend_ladder("hansa", 2, ["heuristic"], games=2, db=tmp_path / "r.db",
+                             ladder_file=small_ladder, progress=False)
+    out = tmp_path / "replaced.json"
+    extend.extend_ladder("hansa", 2, ["heuristic"], replace=["noisy:0.5"], games=4,
+                         db=tmp_path / "r.db", ladder_file=small_ladder, out_file=out,
+                         progress=False, command="replace")
+    stored = json.loads(out.read_text())
+    assert [m["name"] for m in stored["members"]] == ["random", "noisy:0.5", "heuristic"]
+    pairs = {(q["a"], q["b"]): q["comparisons"] for q in stored["pairs"]}
+    assert all(c == 4 for c in pairs.values()) and len(pairs) == 3     # the 6 old games gone
+    assert evaluate.stale_members(stored) == []
+    assert stored["fit"]["extended"][0]["replaced"] == ["noisy:0.5"]
+    assert "noisy:0.5 replayed" in evaluate.ladder_markdown(stored).splitlines()[0]
+
+
+def test_replace_refuses_a_member_not_on_the_ladder(small_ladder, tmp_path, capsys):
+    argv = ["hansa", "--ladder", str(small_ladder), "--db", str(tmp_path / "x.db"),
+            "--games", "2", "--no-progress", "--replace", "heuristic"]
+    assert extend.main(argv) == 2
+    assert "not on the ladder, nothing to replace: heuristic" in capsys.readouterr().err
