@@ -60,8 +60,8 @@ from studies import arena
 from studies import run_fields as rf
 from studies.match import (
     SEED_STRIDE,
-    _jsonable,
     check_writable_dir,
+    jsonable,
     lineups,
     play_studies,
     safe_stem,
@@ -349,7 +349,7 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
                 "versions": arena.versions()},
     }
     ladder["version"] = ladder_version(ladder)
-    out_file.write_text(json.dumps(_jsonable(ladder), indent=2) + "\n")
+    out_file.write_text(json.dumps(jsonable(ladder), indent=2) + "\n")
     console.print(ladder_table(ladder))
     console.print(f"{res['played']} games played now, {res['already']} resumed from {db}; "
                   f"{elapsed:.1f} s; wrote {out_file} (version {ladder['version']})",
@@ -546,7 +546,7 @@ def run_evaluate(config: EvaluateConfig, console=None) -> dict:
     if c.write_files:
         jpath, mpath = c.out / f"{c.stem}.json", c.out / f"{c.stem}.md"
         report["json"], report["markdown"] = str(jpath), str(mpath)
-        jpath.write_text(json.dumps(_jsonable(report), indent=2) + "\n")
+        jpath.write_text(json.dumps(jsonable(report), indent=2) + "\n")
         mpath.write_text(markdown(report))
         console.print(f"wrote {jpath} and {mpath}", highlight=False)
     return report

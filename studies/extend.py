@@ -29,11 +29,11 @@ from pathlib import Path
 from studies import arena, evaluate
 from studies.match import (
     SEED_STRIDE,
-    _jsonable,
-    _rotations,
     check_writable_dir,
+    jsonable,
     lineups,
     play_studies,
+    rotations,
 )
 from tradewinds import rating_fit
 
@@ -49,7 +49,7 @@ def new_lineups(ladder: dict, add: Sequence[str]) -> list[tuple]:
 def seat_counts(up: Sequence[str], games: int, counts: dict[str, list[int]]) -> None:
     """Add to `counts` (member -> games per seat) the seats of `games` rotated games of
     line-up `up` (game i seats its rotation by i, as `studies.arena`'s ``rotate``)."""
-    turns = _rotations(tuple(up))
+    turns = rotations(tuple(up))
     for i in range(games):
         for seat, name in enumerate(turns[i % len(turns)]):
             if name in counts:
@@ -67,7 +67,7 @@ def balanced_lineups(ups: Sequence[tuple], add: Sequence[str], games: int) -> li
     out = []
     for up in ups:
         best = None
-        for turned in _rotations(tuple(up)):
+        for turned in rotations(tuple(up)):
             trial = {m: c[:] for m, c in counts.items()}
             seat_counts(turned, games, trial)
             cost = sum(x * x for c in trial.values() for x in c)
@@ -170,7 +170,7 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
         "base_seed": seed0, "command": command or " ".join(sys.argv),
         "created": time.strftime("%Y-%m-%d", time.gmtime()), "versions": arena.versions()})
     ladder["version"] = evaluate.ladder_version(ladder)
-    out_file.write_text(json.dumps(_jsonable(ladder), indent=2) + "\n")
+    out_file.write_text(json.dumps(jsonable(ladder), indent=2) + "\n")
     console.print(evaluate.ladder_table(ladder))
     console.print(f"{res['played']} games played now, {res['already']} resumed from {db}; "
                   f"{elapsed:.1f} s; wrote {out_file} (version {ladder['version']})",

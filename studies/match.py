@@ -62,7 +62,8 @@ SEED_STRIDE = 10**9
 # ---------------------------------------------------------------------------- line-ups
 
 
-def _rotations(t: tuple) -> list[tuple]:
+def rotations(t: tuple) -> list[tuple]:
+    """Every rotation of the seat order `t`, starting with `t` itself."""
     return [t[i:] + t[:i] for i in range(len(t))]
 
 
@@ -81,7 +82,7 @@ def lineups(agents: Sequence[str], players: int) -> list[tuple]:
         casts = [c for c in combinations_with_replacement(range(k), n) if len(set(c)) == k]
     per_cast = []
     for cast in casts:
-        reps = sorted({min(_rotations(p)) for p in set(permutations(cast))})
+        reps = sorted({min(rotations(p)) for p in set(permutations(cast))})
         per_cast.append(reps)
     out = []
     for t in range(max(len(r) for r in per_cast)):
@@ -345,7 +346,7 @@ def run_match(config: MatchConfig, console=None) -> dict:
         out = config.out_dir
         jpath, mpath = out / f"{config.stem}.json", out / f"{config.stem}.md"
         report["json"], report["markdown"] = str(jpath), str(mpath)
-        jpath.write_text(json.dumps(_jsonable(report), indent=2) + "\n")
+        jpath.write_text(json.dumps(jsonable(report), indent=2) + "\n")
         mpath.write_text(markdown(report))
         console.print(f"wrote {jpath} and {mpath}", highlight=False)
     return report
@@ -531,12 +532,12 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _jsonable(obj):
+def jsonable(obj):
     """JSON without NaN/Infinity: non-finite floats become strings ("inf", "nan")."""
     if isinstance(obj, dict):
-        return {k: _jsonable(v) for k, v in obj.items()}
+        return {k: jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if isinstance(obj, Path):
         return str(obj)
     if isinstance(obj, float) and not math.isfinite(obj):
