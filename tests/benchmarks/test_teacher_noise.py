@@ -27,8 +27,9 @@ def test_with_a_net_the_positions_come_from_its_own_games():
 
     game, net = registry.game("voyage"), "agents/nets/voyage_2p.npz"
     found = teacher_noise.repeatability("voyage", 2, 2, 2, every=20, seed=71, net=net)
-    records = heuristic_records(game, 2, 2, seed=71, every=20, net=pvnet.load(net)[0],
-                                beta=0.0)
+    weights, config, _ = pvnet.load(net)
+    records = heuristic_records(game, 2, 2, seed=71, every=20, net=weights, beta=0.0,
+                                hint=bool(config.hint))
     plain = heuristic_records(game, 2, 2, seed=71, every=20)
 
     def kept(r):
