@@ -15,27 +15,11 @@ import pytest
 
 import agents
 from hansa_env.state import StateView as HansaView
+from tests.helpers.positions import positions
 from tradewinds import registry
 from voyage_env.state import StateView as VoyageView
 
 SEARCHERS = ["heuristic", "noisy:0.5", "mcts:24"]
-
-
-def positions(game_name: str, n: int, count: int, seed: int):
-    """States from random play at random points, each with a live decider."""
-    game = registry.game(game_name)
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(count):
-        s = game.new_state(n, seed * 1000 + g)
-        for _ in range(int(rng.integers(0, 300))):
-            if game.is_terminal(s):
-                break
-            legal = game.legal_actions(s)
-            game.step(s, int(legal[rng.integers(len(legal))]))
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
 
 
 def hansa_variant(state: np.ndarray, rng) -> np.ndarray | None:

@@ -6,7 +6,7 @@ import pytest
 import agents
 from agents import az_search, net_input, pvnet
 from agents.heuristic import HeuristicAgent
-from tests.agents.test_agent_honesty import positions
+from tests.helpers.positions import positions
 from tradewinds import registry
 from training.alphazero import warmstart
 
