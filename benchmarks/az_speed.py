@@ -3,12 +3,20 @@ one game and a batch of games side by side, for each game at 2 players; medians 
 `--repeats` searches from the opening positions of seeds 0.. .
 
     python -m benchmarks.az_speed [--net PATH ...] [--random --width 256] [--sims 200]
+    python -m benchmarks.az_speed --as-played [--positions 100]  # + as `az` plays them
     python -m benchmarks.az_speed --selfplay [--actors 2]   # + recorded positions/s
 
 Without --net the shipped 2-player nets are timed; --random times a random net of the
 given width instead (the cost of a forward pass depends on the sizes, not the values; the
 tree's shape does). The forward pass's share of the search time is estimated as one pass
 over the batch per simulation wave, timed alone on the same observations.
+
+``--as-played`` also times each shipped 2-player net as `az` plays it: with the search
+settings in its metadata (the Voyage net mixes in the game's own judgement, which plays
+the endgame out) from positions of heuristic games where the seat has a choice, one
+search at a time; the median and the time-weighted mean (all simulations over all
+seconds) of its simulations per second, since a few endgame positions take most of the
+time.
 
 ``--selfplay`` also times `training.alphazero.selfplay` as training runs it (its default
 settings: 32 games side by side, playout-cap randomisation), recorded positions per
@@ -21,6 +29,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -59,6 +68,28 @@ def forward_seconds(game, weights, games: int, repeats: int) -> float:
     return statistics.median(times)
 
 
+def as_played(game, weights, meta, sims: int, count: int) -> tuple[float, float]:
+    """Median and time-weighted mean simulations per second of one-game searches with the
+    net's own search settings on `count` positions of heuristic games (the first search,
+    which compiles, untimed)."""
+    from agents.az import AlphaZeroAgent
+    from benchmarks.agents import decision_positions
+
+    agent = AlphaZeroAgent(game.name, simulations=sims)
+    config = replace(agent.config, **agent._net_settings(meta))
+    searcher = az_search.Searcher(game, weights, 1, config)
+    states = decision_positions(game, 2, count)
+    seconds = []
+    for i, state in enumerate([states[0], *states]):
+        player = np.array([game.current_player(state)], np.int64)
+        keys = np.array([[i, 1]], np.int32)
+        t0 = time.perf_counter()
+        searcher.run(np.ascontiguousarray(state[None]), player, keys)
+        seconds.append(time.perf_counter() - t0)
+    seconds = np.array(seconds[1:])
+    return float(np.median((sims - 1) / seconds)), float(len(seconds) * (sims - 1) / seconds.sum())
+
+
 def selfplay_rate(game, weights, positions: int, actors: int) -> float:
     """Recorded self-play positions per second: in this process (actors 0) or on Ray."""
     from training.alphazero.selfplay import SelfPlay, SelfPlayConfig
@@ -76,14 +107,14 @@ def selfplay_rate(game, weights, positions: int, actors: int) -> float:
     return len(records["obs"]) / (time.perf_counter() - t0)
 
 
-def _nets(args) -> list:
+def _nets(args, with_meta=False) -> list:
     if args.net:
-        return [pvnet.load(path)[:2] for path in args.net]
+        return [pvnet.load(path)[:3 if with_meta else 2] for path in args.net]
     configs = [pvnet.NetConfig(g, 2, registry.game(g).obs_size, registry.game(g).num_actions,
                                args.width, 2) for g in ("hansa", "voyage")]
     if args.random:
         return [(pvnet.random_weights(c, 0), c) for c in configs]
-    return [pvnet.load(az.shipped(c.game, 2))[:2] for c in configs]
+    return [pvnet.load(az.shipped(c.game, 2))[:3 if with_meta else 2] for c in configs]
 
 
 def main(argv=None) -> int:
@@ -94,8 +125,11 @@ def main(argv=None) -> int:
     p.add_argument("--sims", type=int, default=200)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--as-played", action="store_true",
+                   help="also time the nets with their own search settings, mid-game")
     p.add_argument("--selfplay", action="store_true", help="also time self-play")
-    p.add_argument("--positions", type=int, default=2000, help="recorded positions timed")
+    p.add_argument("--positions", type=int, default=None,
+                   help="recorded positions timed (default 2000); --as-played: positions (100)")
     p.add_argument("--actors", type=int, default=2, help="Ray actors of the self-play row")
     args = p.parse_args(argv)
     b = args.batch
@@ -111,13 +145,25 @@ def main(argv=None) -> int:
             cells += [f"{sims_per_s:,.0f}", f"{share:.0%}"]
         print(f"| {config.game} | {config.hidden}x{config.blocks + 1} | " + " | ".join(cells)
               + " |")
+    if args.as_played:
+        if args.random:
+            raise SystemExit("--as-played times trained nets with their settings, not --random")
+        print(f"\n| game | net | search settings | positions | {args.sims} sims: median "
+              "sims/s | time-weighted mean |")
+        print("|---|---|---|---:|---:|---:|")
+        for weights, config, meta in _nets(args, with_meta=True):
+            game = registry.game(config.game)
+            count = args.positions or 100
+            median, mean = as_played(game, weights, meta, args.sims, count)
+            print(f"| {config.game} | {config.hidden}x{config.blocks + 1} | "
+                  f"{meta.get('search', {})} | {count} | {median:,.0f} | {mean:,.0f} |")
     if args.selfplay:
         print(f"\n| game | net | self-play positions/s, 1 process | {args.actors} Ray actors |")
         print("|---|---|---:|---:|")
         for weights, config in _nets(args):
             game = registry.game(config.game)
-            one = selfplay_rate(game, weights, args.positions, 0)
-            many = selfplay_rate(game, weights, args.positions, args.actors)
+            one = selfplay_rate(game, weights, args.positions or 2000, 0)
+            many = selfplay_rate(game, weights, args.positions or 2000, args.actors)
             print(f"| {config.game} | {config.hidden}x{config.blocks + 1} | {one:,.1f} | "
                   f"{many:,.1f} |")
     return 0
