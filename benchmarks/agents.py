@@ -281,12 +281,33 @@ def merge_rows(old: list[dict], new: list[dict]) -> list[dict]:
     return out
 
 
+def stored_prefix(game_name, pairing, n, db, base_seed=0) -> int:
+    """How many games, from game 0 on with none missing, the store at `db` holds of both
+    the pairing's study and its control: a row of that many games plays nothing. For a
+    row longer than a session, reported as it stands."""
+    from tradewinds.store import Store
+
+    a, b = pairing.split("-")
+    with Store(db, readonly=True) as store:
+        ids = [store.find_run(s.identity()) for s in _studies(game_name, n, a, b, base_seed)]
+        done = [set() if i is None else store.done_indices(i) for i in ids]
+    k = 0
+    while all(k in d for d in done):
+        k += 1
+    if k < 2:
+        raise ValueError(f"{db} holds {k} game(s) of {game_name} {n}p {pairing} with its "
+                         "control from game 0; a row needs 2")
+    return k
+
+
 def strength(args) -> dict:
     out = []
     for pairing in args.pairings:
         for n in args.players:
             for game_name in args.game:
-                out.append(strength_row(game_name, pairing, n, args.games, args.db,
+                games = (stored_prefix(game_name, pairing, n, args.db) if args.stored
+                         else args.games)
+                out.append(strength_row(game_name, pairing, n, games, args.db,
                                         args.workers, progress=not args.no_progress,
                                         chunk_size=args.chunk_size))
                 print(json.dumps(out[-1]), flush=True)
@@ -471,6 +492,8 @@ def main(argv=None) -> int:
                    help="games per work unit (default: the arena's; smaller loses less "
                    "when a long run is stopped)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--stored", action="store_true", help="play nothing: report the games "
+                   "the --db holds so far (from game 0, with their control)")
     p = sub.add_parser("departures", help="how often IS-MCTS picks another action than "
                        "the heuristic, by kind of action")
     p.add_argument("--simulations", type=int, default=400)

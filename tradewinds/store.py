@@ -259,6 +259,12 @@ class Store:
              int(identity["base_seed"]), identity["path"], _now(), canonical_json(versions)))
         return int(self.con.execute("SELECT run_id FROM run WHERE key = ?", (key,)).fetchone()[0])
 
+    def find_run(self, identity: dict) -> int | None:
+        """The id of the run with this identity, None if there is none (creates nothing)."""
+        row = self.con.execute("SELECT run_id FROM run WHERE key = ?",
+                               (canonical_json(identity),)).fetchone()
+        return None if row is None else int(row[0])
+
     def runs(self) -> list[dict]:
         """Every run, with its number of recorded games, oldest first."""
         rows = self.con.execute(

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from benchmarks import agents as bench
 
 
@@ -61,6 +63,31 @@ def test_the_edge_is_the_agents_credit_minus_the_controls_game_by_game(tmp_path)
                              str(tmp_path / "s.sqlite"), workers=1)
     assert row["win_rate"] == 0.0 and row["control"] > 0
     assert row["edge"] == -row["control"] and row["edge95"][0] < row["edge"]
+
+
+def test_stored_reports_the_games_held_so_far_and_plays_none(tmp_path):
+    """--stored: a row of the games stored from game 0 in both the study and its
+    control; a gap ends the prefix, and a store holding too few is refused by name."""
+    from tradewinds.store import Store
+
+    db = str(tmp_path / "s.sqlite")
+    with pytest.raises(ValueError, match="cannot read a results database"):
+        bench.stored_prefix("hansa", "random-heuristic", 2, db)      # no file
+    Store(db).close()
+    with pytest.raises(ValueError, match="holds 0 game"):
+        bench.stored_prefix("hansa", "random-heuristic", 2, db)
+    bench.strength_row("hansa", "random-heuristic", 2, 5, db, workers=1)
+    with Store(db) as store:
+        control = store.find_run(bench._studies("hansa", 2, "random", "heuristic", 0)[1]
+                                 .identity())
+        store.con.execute("DELETE FROM game WHERE run_id = ? AND game_index = 3", (control,))
+    assert bench.stored_prefix("hansa", "random-heuristic", 2, db) == 3
+    out = tmp_path / "r.json"
+    assert bench.main(["strength", "--game", "hansa", "--pairings", "random-heuristic",
+                       "--db", db, "--stored", "--no-progress", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["rows"][0]["games"] == 3
+    with Store(db) as store:
+        assert store.count(control) == 4                  # game 3 was not played again
 
 
 def test_decision_positions_are_choices_of_heuristic_play_and_time_every_agent(tmp_path):
