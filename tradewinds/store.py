@@ -246,10 +246,10 @@ class Store:
         `identity` must hold game, num_players, options, agents, agent_kwargs, seating,
         base_seed, path; its canonical JSON is the run key.
         """
+        found = self.find_run(identity)
+        if found is not None:
+            return found
         key = canonical_json(identity)
-        row = self.con.execute("SELECT run_id FROM run WHERE key = ?", (key,)).fetchone()
-        if row is not None:
-            return int(row[0])
         self.con.execute(
             "INSERT OR IGNORE INTO run (key, game, num_players, options, agents, agent_kwargs,"
             " seating, base_seed, path, created, versions) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -257,7 +257,7 @@ class Store:
              canonical_json(identity["options"]), canonical_json(list(identity["agents"])),
              canonical_json(identity["agent_kwargs"]), identity["seating"],
              int(identity["base_seed"]), identity["path"], _now(), canonical_json(versions)))
-        return int(self.con.execute("SELECT run_id FROM run WHERE key = ?", (key,)).fetchone()[0])
+        return self.find_run(identity)
 
     def find_run(self, identity: dict) -> int | None:
         """The id of the run with this identity, None if there is none (creates nothing)."""
