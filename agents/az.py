@@ -144,10 +144,16 @@ class AlphaZeroAgent:
     def _searcher(self, num_players: int) -> az_search.Searcher:
         if num_players not in self._searchers:
             weights, _, meta = self.nets.get(num_players)
-            config = replace(self.config, **self._net_settings(meta))
-            config.check()
-            self._searchers[num_players] = az_search.Searcher(self.game, weights, 1, config)
+            self._searchers[num_players] = az_search.Searcher(self.game, weights, 1,
+                                                              self.search_config(meta))
         return self._searchers[num_players]
+
+    def search_config(self, meta: dict) -> az_search.SearchConfig:
+        """The settings this agent searches a net with: the caller's, else the net's own
+        (its metadata's "search"), else the defaults."""
+        config = replace(self.config, **self._net_settings(meta))
+        config.check()
+        return config
 
     def _net_settings(self, meta: dict) -> dict:
         """The net's own search settings that the caller did not give."""

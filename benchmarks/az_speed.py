@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from dataclasses import replace
 
 import numpy as np
 
@@ -75,8 +74,7 @@ def as_played(game, weights, meta, sims: int, count: int) -> tuple[float, float]
     from agents.az import AlphaZeroAgent
     from benchmarks.agents import decision_positions
 
-    agent = AlphaZeroAgent(game.name, simulations=sims)
-    config = replace(agent.config, **agent._net_settings(meta))
+    config = AlphaZeroAgent(game.name, simulations=sims).search_config(meta)
     searcher = az_search.Searcher(game, weights, 1, config)
     states = decision_positions(game, 2, count)
     seconds = []
@@ -107,14 +105,15 @@ def selfplay_rate(game, weights, positions: int, actors: int) -> float:
     return len(records["obs"]) / (time.perf_counter() - t0)
 
 
-def _nets(args, with_meta=False) -> list:
+def _nets(args) -> list:
+    """(weights, config, metadata) of every net timed."""
     if args.net:
-        return [pvnet.load(path)[:3 if with_meta else 2] for path in args.net]
+        return [pvnet.load(path) for path in args.net]
     configs = [pvnet.NetConfig(g, 2, registry.game(g).obs_size, registry.game(g).num_actions,
                                args.width, 2) for g in ("hansa", "voyage")]
     if args.random:
-        return [(pvnet.random_weights(c, 0), c) for c in configs]
-    return [pvnet.load(az.shipped(c.game, 2))[:3 if with_meta else 2] for c in configs]
+        return [(pvnet.random_weights(c, 0), c, {}) for c in configs]
+    return [pvnet.load(az.shipped(c.game, 2)) for c in configs]
 
 
 def main(argv=None) -> int:
@@ -135,7 +134,7 @@ def main(argv=None) -> int:
     b = args.batch
     print(f"| game | net | 1 game sims/s | forward share | {b} games sims/s | forward share |")
     print("|---|---|---:|---:|---:|---:|")
-    for weights, config in _nets(args):
+    for weights, config, _ in _nets(args):
         game = registry.game(config.game)
         cells = []
         for games in (1, b):
@@ -151,7 +150,7 @@ def main(argv=None) -> int:
         print(f"\n| game | net | search settings | positions | {args.sims} sims: median "
               "sims/s | time-weighted mean |")
         print("|---|---|---|---:|---:|---:|")
-        for weights, config, meta in _nets(args, with_meta=True):
+        for weights, config, meta in _nets(args):
             game = registry.game(config.game)
             count = args.positions or 100
             median, mean = as_played(game, weights, meta, args.sims, count)
@@ -160,7 +159,7 @@ def main(argv=None) -> int:
     if args.selfplay:
         print(f"\n| game | net | self-play positions/s, 1 process | {args.actors} Ray actors |")
         print("|---|---|---:|---:|")
-        for weights, config in _nets(args):
+        for weights, config, _ in _nets(args):
             game = registry.game(config.game)
             one = selfplay_rate(game, weights, args.positions or 2000, 0)
             many = selfplay_rate(game, weights, args.positions or 2000, args.actors)

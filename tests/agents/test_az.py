@@ -259,3 +259,13 @@ def test_az_takes_simulations_and_c_from_the_net_unless_given(tmp_path):
                      {"search": {"rollouts": 3}})
     with pytest.raises(ValueError, match=r"unknown search settings \['rollouts'\]"):
         agents.make_agent(f"az:{odd}", game="hansa")._searcher(2)
+
+
+def test_search_config_is_what_the_searcher_plays_with(tmp_path):
+    config = small_config("hansa")
+    meta = {"search": {"simulations": 37, "c": 2.5}}
+    path = pvnet.save(tmp_path / "m.npz", pvnet.random_weights(config, 1), config, meta)
+    agent = agents.make_agent(f"az:{path}", game="hansa", simulations=5)
+    assert agent.search_config(meta) == agent._searcher(2).config
+    assert (agent.search_config(meta).simulations, agent.search_config(meta).c) == (5, 2.5)
+    assert agent.search_config({}).c == agent.config.c
