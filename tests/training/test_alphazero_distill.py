@@ -76,6 +76,11 @@ def test_a_net_file_ships_rated_by_a_strength_report_and_only_so(tmp_path, capsy
     _, _, meta = pvnet.load(dest)
     assert meta["rated"]["games"] == 400 and meta["rated"]["az_vs_heuristic"] == 0.8
     assert meta["rated"]["net_low"] == 0.35 and meta["shipped_from"] == str(net)
+    assert meta["rated"]["simulations"] == 200                  # the search's default
+    weights, config, _ = pvnet.load(net)                        # az rated at its own 400
+    pvnet.save(net, weights, config, {"search": {"simulations": 400}})
+    assert ship.main([str(net), "--strength", str(report), "--dest", str(dest)]) == 0
+    assert pvnet.load(dest)[2]["rated"]["simulations"] == 400
     for argv, says in (([str(net)], "ships rated by --strength"),
                        ([str(tmp_path)], "say which net with --iteration")):
         with pytest.raises(SystemExit) as e:

@@ -74,23 +74,27 @@ def ship(run: Path, iteration: int, dest: Path | None = None,
                          if rows[-1].get(k)}},
             "settings": settings}
     if strength is not None:
-        meta["rated"] = _rated(strength, source, config)
+        meta["rated"] = _rated(strength, source, config, meta)
     return _save(weights, config, meta, dest)
 
 
 def ship_file(source: Path, strength: Path, dest: Path | None = None) -> Path:
     """Ship the net file `source` (not a run's: a distilled net), rated by `strength`."""
     weights, config, meta = pvnet.load(source)
-    meta = {**meta, "shipped_from": str(source), "rated": _rated(strength, source, config)}
+    meta = {**meta, "shipped_from": str(source),
+            "rated": _rated(strength, source, config, meta)}
     return _save(weights, config, meta, dest)
 
 
-def _rated(strength: Path, source: Path, config: pvnet.NetConfig) -> dict:
+def _rated(strength: Path, source: Path, config: pvnet.NetConfig, meta: dict) -> dict:
+    """The rating from a strength report; `az` there searched with the net's own
+    simulations (its metadata's "search") when it has them."""
     from agents.az_search import SearchConfig
 
     found = strength_rating(strength, str(source), config.num_players)
+    simulations = meta.get("search", {}).get("simulations", SearchConfig().simulations)
     return {"opponent": "heuristic", "games": found.pop("games"),
-            "simulations": SearchConfig().simulations, "source": found.pop("source"),
+            "simulations": int(simulations), "source": found.pop("source"),
             **{k: round(float(found[k]), 4) for k in RATING}}
 
 
