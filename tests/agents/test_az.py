@@ -266,6 +266,7 @@ def test_search_config_is_what_the_searcher_plays_with(tmp_path):
     meta = {"search": {"simulations": 37, "c": 2.5}}
     path = pvnet.save(tmp_path / "m.npz", pvnet.random_weights(config, 1), config, meta)
     agent = agents.make_agent(f"az:{path}", game="hansa", simulations=5)
-    assert agent.search_config(meta) == agent._searcher(2).config
-    assert (agent.search_config(meta).simulations, agent.search_config(meta).c) == (5, 2.5)
+    searched = agent.search_config(meta)
+    assert searched == agent._searcher(2).config
+    assert (searched.simulations, searched.c) == (5, 2.5)
     assert agent.search_config({}).c == agent.config.c

@@ -87,14 +87,12 @@ def ship_file(source: Path, strength: Path, dest: Path | None = None) -> Path:
 
 
 def _rated(strength: Path, source: Path, config: pvnet.NetConfig, meta: dict) -> dict:
-    """The rating from a strength report; `az` there searched with the net's own
-    simulations (its metadata's "search") when it has them."""
-    from agents.az_search import SearchConfig
-
+    """The rating from a strength report, at the simulations `az` searched this net with
+    there (its metadata's "search" settings, else the default)."""
     found = strength_rating(strength, str(source), config.num_players)
-    simulations = meta.get("search", {}).get("simulations", SearchConfig().simulations)
+    searched = az.AlphaZeroAgent(config.game).search_config(meta)
     return {"opponent": "heuristic", "games": found.pop("games"),
-            "simulations": int(simulations), "source": found.pop("source"),
+            "simulations": searched.simulations, "source": found.pop("source"),
             **{k: round(float(found[k]), 4) for k in RATING}}
 
 
