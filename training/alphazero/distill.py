@@ -141,13 +141,19 @@ def main(argv=None) -> int:
     weights, config, meta = distil(args.teacher, args.width, args.blocks, args.games,
                                    args.every, args.epochs, args.replay, args.seed,
                                    args.lr, args.device)
-    here = "python -m training.alphazero.distill " + shlex.join(
-        sys.argv[1:] if argv is None else argv)
-    before = teacher_command(args.teacher, meta.get("command"))
-    meta["command"] = f"{before} && {here}" if before else here
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    print(f"wrote {pvnet.save(args.out, weights, config, meta)}")
+    save_made_by(args.out, weights, config, meta, "training.alphazero.distill", argv,
+                 teacher_command(args.teacher, meta.get("command")))
     return 0
+
+
+def save_made_by(out: Path, weights, config: pvnet.NetConfig, meta: dict, module: str,
+                 argv, before: str | None) -> None:
+    """Save a net whose metadata's command is `before` (what made its start), then this
+    run of `module` with `argv` (the process's own arguments when None)."""
+    here = f"python -m {module} " + shlex.join(sys.argv[1:] if argv is None else argv)
+    meta["command"] = f"{before} && {here}" if before else here
+    out.parent.mkdir(parents=True, exist_ok=True)
+    print(f"wrote {pvnet.save(out, weights, config, meta)}")
 
 
 if __name__ == "__main__":

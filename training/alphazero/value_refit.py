@@ -20,8 +20,6 @@ held-out losses before and after are printed and kept in the file's metadata;
 from __future__ import annotations
 
 import argparse
-import shlex
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -103,12 +101,10 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)
     weights, config, meta = refit(args.net, args.games, args.every, args.epochs,
                                   args.seed, args.lr, args.device, search=search)
-    here = "python -m training.alphazero.value_refit " + shlex.join(
-        sys.argv[1:] if argv is None else argv)
-    before = meta.get("command")
-    meta["command"] = f"{before} && {here}" if before else here
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    print(f"wrote {pvnet.save(args.out, weights, config, meta)}")
+    from training.alphazero.distill import save_made_by
+
+    save_made_by(args.out, weights, config, meta, "training.alphazero.value_refit", argv,
+                 meta.get("command"))
     return 0
 
 
