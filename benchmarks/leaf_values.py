@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from agents import pvnet
+from agents.az_search import SearchConfig
 from agents.ismcts import _evaluate
 from tradewinds import cli_args, jit, jitcache, rng
 
@@ -36,8 +38,8 @@ def _judge(aux, states, scale, draws, seed, out):
     """out[i]: the mover's mean judged win share over `draws` determinizations."""
     key = np.zeros(2, np.int32)
     rng.seed_state(key, 0, seed)
-    ret = np.zeros(8)
-    scratch = np.zeros(8)
+    ret = np.zeros(pvnet.MAX_SEATS)
+    scratch = np.zeros(pvnet.MAX_SEATS)
     s = np.zeros(states.shape[1], np.int32)
     for i in range(states.shape[0]):
         p = jit.current_player(aux, states[i])
@@ -52,8 +54,6 @@ def _judge(aux, states, scale, draws, seed, out):
 
 def mover_values(weights, records: dict, num_players: int) -> np.ndarray:
     """The net's win share for the mover of each record."""
-    from agents import pvnet
-
     _, value_logits = pvnet.run(weights, records["obs"])
     v = value_logits[:, :num_players].astype(np.float64)
     e = np.exp(v - v.max(1, keepdims=True))
@@ -74,9 +74,9 @@ def thirds(game_of: np.ndarray) -> np.ndarray:
 
 
 def measure(nets: list[Path], games: int, every: int = 10, draws: tuple[int, ...] = (1,),
-            scale: float = 5.0, seed: int = SEED) -> dict:
-    """Brier scores of each net's value, the judgement and their mixes."""
-    from agents import pvnet
+            scale: float = SearchConfig.judge_scale, seed: int = SEED) -> dict:
+    """Brier scores of each net's value, the judgement (at the search's `scale`) and their
+    mixes."""
     from tradewinds import registry
     from training.alphazero.warmstart import heuristic_records
 

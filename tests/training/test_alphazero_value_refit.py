@@ -43,4 +43,4 @@ def test_the_command_line_writes_the_chain_and_a_missing_net_is_one_line(tmp_pat
     assert e.value.code == 2 and "no file at" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         value_refit.main([str(_net(tmp_path)), "--judge", "1.5", "--out", str(out)])
-    assert e.value.code == 2 and "--judge must be in [0, 1]" in capsys.readouterr().err
+    assert e.value.code == 2 and "judge must be in [0, 1], got 1.5" in capsys.readouterr().err

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import pvnet
+from agents.az_search import SearchConfig
 from tradewinds import cli_args
 
 SEEDS = 3 * 2**40            # game seeds of the refit's positions: not the warm start's
@@ -52,7 +53,7 @@ def refit(net: Path, games: int, every: int, epochs: int, seed: int = 0, lr: flo
     train = {k: v[order[cut:]] for k, v in records.items()}
     learner = Learner(config, lr=lr, device=device, seed=seed)
     learner.net.load_weights(weights)
-    before = learner.evaluate(test)
+    before = after = learner.evaluate(test)
     say(f"{len(order):,} positions of {games:,} games ({cut:,} held out); held out value "
         f"loss {before['value_loss']:.4f} before")
     for epoch in range(epochs):
@@ -66,8 +67,7 @@ def refit(net: Path, games: int, every: int, epochs: int, seed: int = 0, lr: flo
                 "value_refit": {"from": str(net), "games": games, "every": every,
                                 "epochs": epochs, "lr": lr, "positions": len(order),
                                 "held_out_before": round(before["value_loss"], 4),
-                                "held_out": {k: round(v, 4) for k, v in after.items()}
-                                if epochs else None,
+                                "held_out": {k: round(v, 4) for k, v in after.items()},
                                 "rated_before": meta.get("rated")}}
     return learner.weights(), config, out_meta
 
@@ -92,10 +92,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not args.net.is_file():
         ap.exit(2, f"error: no file at {args.net}\n")
-    if args.judge is not None and not 0.0 <= args.judge <= 1.0:
-        ap.exit(2, f"error: --judge must be in [0, 1], got {args.judge}\n")
     search = {k: v for k, v in (("judge", args.judge), ("simulations", args.simulations))
               if v is not None}
+    try:
+        SearchConfig(**search).check()          # the bounds az holds a net's settings to
+    except ValueError as e:
+        ap.exit(2, f"error: {e}\n")
     import torch
 
     torch.set_num_threads(1)
