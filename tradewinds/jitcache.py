@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -153,11 +154,25 @@ def _drop_unreadable(dispatcher) -> None:
     """Flush an index numba could not load. A generic function's index holds one entry
     per game it was compiled for, and unpickling an entry imports the game's aux class:
     a game defined in a script or a test module that this process cannot import would
-    make every later call fail with ModuleNotFoundError instead of recompiling."""
+    make every later call fail with ModuleNotFoundError instead of recompiling. A class
+    whose module is still being imported is there by the time the function is called
+    (a game's bindings import the generic functions, whose index names the bindings'
+    aux class), so that index is kept: flushing it cost every process a recompile."""
     try:
         dispatcher._cache._cache_file._load_index()
-    except Exception:       # noqa: BLE001 - whatever the unpickling raised
-        dispatcher._cache.flush()
+    except Exception as error:       # noqa: BLE001 - whatever the unpickling raised
+        if not _names_a_module_being_imported(error):
+            dispatcher._cache.flush()
+
+
+_MISSING_ON = re.compile(r"on <module '([\w.]+)'")
+
+
+def _names_a_module_being_imported(error: Exception) -> bool:
+    """Whether unpickling missed a class on a module whose import has not finished."""
+    found = _MISSING_ON.search(str(error)) if isinstance(error, AttributeError) else None
+    spec = getattr(sys.modules.get(found.group(1)), "__spec__", None) if found else None
+    return bool(getattr(spec, "_initializing", False))
 
 
 _OFF_DISK: set = set()

@@ -11,6 +11,8 @@ import importlib
 import os
 import subprocess
 import sys
+import types
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from typing import NamedTuple
 
@@ -62,6 +64,70 @@ def test_an_unloadable_cache_index_is_dropped_not_fatal(tmp_path, monkeypatch):
     jitcache.refresh(vars(mod))
     assert flushed == [mod.f._cache]
     sys.modules.pop("cached_mod2")
+
+
+@pytest.mark.parametrize("still_importing", [True, False])
+def test_an_index_naming_a_module_still_being_imported_is_kept(
+        tmp_path, monkeypatch, still_importing):
+    """A game's bindings import the generic functions while the bindings themselves are
+    being imported: the aux class their index names is missing only for that moment, so
+    the index is kept; the same miss on a module that finished importing flushes it."""
+    (tmp_path / "cached_mod3.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(jitcache, "fingerprint", lambda: "same")
+    mod = importlib.import_module("cached_mod3")
+    half = types.ModuleType("half_imported")
+    half.__spec__ = ModuleSpec("half_imported", None)
+    half.__spec__._initializing = still_importing
+    monkeypatch.setitem(sys.modules, "half_imported", half)
+    missing = AttributeError("Can't get attribute 'Aux' on <module 'half_imported' from 'h.py'>")
+    index = mod.f._cache._cache_file
+    monkeypatch.setattr(type(index), "_load_index", lambda self: (_ for _ in ()).throw(missing))
+    flushed = []
+    monkeypatch.setattr(type(mod.f._cache), "flush", lambda self: flushed.append(self))
+    jitcache.refresh(vars(mod))
+    assert flushed == ([] if still_importing else [mod.f._cache])
+    sys.modules.pop("cached_mod3")
+
+
+GENERIC = '''
+from numba import njit
+from tradewinds import jitcache
+
+@njit(cache=True)
+def total(aux):
+    return aux.x.sum()
+
+jitcache.refresh(globals())
+'''
+
+BINDING = '''
+from typing import NamedTuple
+import numpy as np
+import generic_mod                    # as a game's bindings import tradewinds.batch
+
+class Aux(NamedTuple):
+    x: np.ndarray
+'''
+
+
+def test_a_new_process_keeps_what_a_generic_function_compiled_for_a_game(tmp_path):
+    """A game's bindings import the generic functions before they define the aux class
+    that the functions' cache index names: a second process keeps that entry (in
+    children with a private numba cache: the first compiles, the second imports)."""
+    (tmp_path / "generic_mod.py").write_text(GENERIC)
+    (tmp_path / "binding_mod.py").write_text(BINDING)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
+
+    def child(code):
+        proc = subprocess.run([sys.executable, "-c", "import binding_mod as b; " + code],
+                              capture_output=True, text=True, env=env, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        return int(proc.stdout.split()[-1])
+
+    assert child("import numpy as np; print(b.generic_mod.total(b.Aux(np.arange(4))))") == 6
+    assert child("print(len(b.generic_mod.total._cache._cache_file._load_index()))") == 1
 
 
 def test_bind_names_what_is_missing_or_unknown():
