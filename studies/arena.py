@@ -62,6 +62,7 @@ from itertools import islice
 
 import numpy as np
 
+from tradewinds import ray_start
 from tradewinds.protocol import as_key
 
 SEATINGS = ("fixed", "rotate")
@@ -431,11 +432,8 @@ class RayBackend:
         self.ray = ray
         self.started = False
         if not ray.is_initialized():
-            kw = {"include_dashboard": False, "log_to_driver": False}
-            if address is None and workers:
-                kw["num_cpus"] = int(workers)
-            kw.update(init_kwargs)
-            ray.init(address=address, **kw)
+            kw = {"num_cpus": int(workers)} if address is None and workers else {}
+            ray_start.start(address, **{**kw, **init_kwargs})
             self.started = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, cpus)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from pettingzoo.utils import BaseWrapper
 
+from tradewinds import ray_start
 from tradewinds.cli_args import int_at_least, option
 
 POLICY = "shared"
@@ -130,8 +131,7 @@ def train_rllib(c: RllibConfig, log=print) -> list[dict]:
     history = _saved_history(out, c) if c.resume else []
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(address=c.address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+        ray_start.start(c.address, configure_logging=False)
     try:
         algo = algorithm_config(c).build_algo()
         if c.resume:

@@ -201,7 +201,7 @@ def test_cli_trains_alphazero(tmp_path, capsys):
             "--warm-games", "4", "--warm-epochs", "1", "--positions", "20", "--games", "2",
             "--simulations", "4", "--fast-simulations", "2", "--train-steps", "1",
             "--learner-batch", "16", "--rate-games", "2", "--rate-simulations", "2",
-            "--width", "8", "--blocks", "0", "--no-progress"]
+            "--rate-mcts-games", "1", "--width", "8", "--blocks", "0", "--no-progress"]
     assert main(argv) == 0
     assert f"az:{out}/net.npz" in capsys.readouterr().out
     assert main(argv + ["--root", "gumbel", "--resume", "--iterations", "2"]) == 0

@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 ray = pytest.importorskip("ray")
 
 from agents import pvnet  # noqa: E402
-from tradewinds import registry  # noqa: E402
+from tradewinds import ray_start, registry  # noqa: E402
 from training.alphazero import actors  # noqa: E402
 from training.alphazero.selfplay import SelfPlayConfig  # noqa: E402
 
@@ -19,7 +19,7 @@ CONFIG = SelfPlayConfig(games=3, simulations=6, fast_simulations=2, full_share=0
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray_start.start(num_cpus=2)
     yield
     ray.shutdown()
 
@@ -37,6 +37,12 @@ def test_ray_actors_record_what_their_shares_give_in_one_process(local_ray):
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
     assert len(got["obs"]) >= 40 and (got["policy"][~got["mask"]] == 0).all()
     assert pool.seeds_used(CONFIG.games) == max(played) + CONFIG.games
+
+
+def test_a_ray_started_here_runs_its_workers_at_the_drivers_priority(local_ray):
+    import os
+
+    assert ray.get(ray.remote(lambda: os.nice(0)).remote()) == os.nice(0)
 
 
 def test_actor_seed_blocks_do_not_overlap():
@@ -57,8 +63,8 @@ def test_cli_trains_alphazero_on_ray_actors(tmp_path, capsys, local_ray):
             "--iterations", "1", "--out", str(out), "--warm-games", "4", "--warm-epochs", "1",
             "--positions", "20", "--games", "2", "--simulations", "4",
             "--fast-simulations", "2", "--train-steps", "1", "--learner-batch", "16",
-            "--rate-games", "2", "--rate-simulations", "2", "--width", "8", "--blocks", "0",
-            "--no-progress"]
+            "--rate-games", "2", "--rate-simulations", "2", "--rate-mcts-games", "1",
+            "--width", "8", "--blocks", "0", "--no-progress"]
     assert main(argv) == 0
     assert f"az:{out}/net.npz" in capsys.readouterr().out
     _, _, meta = pv.load(out / "net.npz")

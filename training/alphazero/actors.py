@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from tradewinds import ray_start
 from training.alphazero.selfplay import SelfPlay, SelfPlayConfig, empty_records
 
 ACTOR_STRIDE = 2**32
@@ -81,10 +82,7 @@ class RayActors:
             raise ValueError(f"Ray self-play needs at least one actor, got {actors}")
         self.ray, self.game, self.actors = ray, game, actors
         if not ray.is_initialized():
-            kw = {"include_dashboard": False, "log_to_driver": False}
-            if address is None:
-                kw["num_cpus"] = actors
-            ray.init(address=address, **kw)
+            ray_start.start(address, **({"num_cpus": actors} if address is None else {}))
         remote = ray.remote(num_cpus=1)(Actor)
         self.handles = [remote.remote(game.name, num_players, config) for _ in range(actors)]
         self.games_finished = 0
