@@ -8,9 +8,11 @@ net shipped for the game and the player count of the game in play
 (``agents/nets/<game>_<n>p.npz``, trained by the command in its metadata); with a path,
 any net file that `tradewinds train --algo alphazero` wrote. ``judge`` mixes the game's
 own judgement into the leaf values, ``root="gumbel"`` searches the root by Gumbel top-m
-and sequential halving (`agents.az_search`). A net's metadata may carry the
-settings it was rated with (``"search": {"judge": 0.5, "simulations": 600}``, keys of
-`SEARCHED_BY_NET`); they apply where the caller gave none.
+and sequential halving (`agents.az_search`). ``unsearched`` names action families
+(``("move",)``) where the search does not pay: where the raw policy's choice is one of
+them, ``az`` plays it without a search, and its time goes to the other decisions. A
+net's metadata may carry the settings it was rated with (``"search": {"judge": 0.5,
+"simulations": 600}``, keys of `SEARCHED_BY_NET`); they apply where the caller gave none.
 
 Both see only what their seat may see: ``net`` reads the observation and the legal mask
 (a net with a hint also the heuristic's choice on the seat's own determinization);
@@ -26,6 +28,7 @@ import numpy as np
 
 from agents import az_search, net_input, pvnet
 from agents.heuristic import rng_key
+from tradewinds import cli_args
 
 NETS = Path(__file__).parent / "nets"
 
@@ -77,6 +80,20 @@ class _Nets:
         return self._loaded[num_players]
 
 
+def raw_choice(game, nets: _Nets, name: str, observation, action_mask, rng, state) -> int:
+    """The raw policy's choice: the arg-max of the masked logits (a hinted net also reads
+    the heuristic's choice on the seat's own determinization, so it needs `state`)."""
+    weights, config, _ = nets.get(players_in(observation))
+    x = np.asarray(observation, dtype=np.float32)
+    if config.hint:
+        if state is None:
+            raise ValueError(f"{name} reads the heuristic's choice: it needs state= "
+                             "(the arena and envs pass it)")
+        x = net_input.hinted(game, state, x, rng)
+    logits, _ = pvnet.run(weights, x)
+    return int(np.argmax(np.where(np.asarray(action_mask) != 0, logits, -np.inf)))
+
+
 class NetAgent:
     """`net`: the raw policy of a net, no search (arg-max over the legal actions). A net
     with a hint (`agents.net_input`) also reads the heuristic's choice, so it takes state=."""
@@ -91,15 +108,7 @@ class NetAgent:
         self.name = "net" if spec is None else f"net:{spec}"
 
     def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
-        weights, config, _ = self.nets.get(players_in(observation))
-        x = np.asarray(observation, dtype=np.float32)
-        if config.hint:
-            if state is None:
-                raise ValueError(f"{self.name} reads the heuristic's choice: it needs state= "
-                                 "(the arena and envs pass it)")
-            x = net_input.hinted(self.game, state, x, rng)
-        logits, _ = pvnet.run(weights, x)
-        return int(np.argmax(np.where(np.asarray(action_mask) != 0, logits, -np.inf)))
+        return raw_choice(self.game, self.nets, self.name, observation, action_mask, rng, state)
 
     def __repr__(self) -> str:
         return f"NetAgent(game={self.game.name!r}, name={self.name!r})"
@@ -107,7 +116,7 @@ class NetAgent:
 
 # the settings a net's "search" metadata may set, with their types
 SEARCHED_BY_NET = {"simulations": int, "c": float, "judge": float, "judge_depth": int,
-                   "root": str, "gumbel_m": int}
+                   "root": str, "gumbel_m": int, "unsearched": tuple}
 
 
 class AlphaZeroAgent:
@@ -119,7 +128,7 @@ class AlphaZeroAgent:
                  simulations: int | None = None, time_budget: float | None = None,
                  c: float | None = None, judge: float | None = None,
                  judge_depth: int | None = None, root: str | None = None,
-                 gumbel_m: int | None = None):
+                 gumbel_m: int | None = None, unsearched: tuple[str, ...] | None = None):
         from tradewinds import registry
 
         self.game = registry.game(game)
@@ -134,12 +143,15 @@ class AlphaZeroAgent:
         self.given = {k: v for k, v in given.items() if v is not None}
         self.config = replace(az_search.SearchConfig(), **self.given)
         self.config.check()
+        if unsearched is not None:
+            self.given["unsearched"] = self._families(unsearched)
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
         if time_budget is not None and self.config.root == "gumbel":
             raise ValueError(az_search.NO_BUDGET_AT_GUMBEL_ROOT)
         self.time_budget = time_budget
         self._searchers: dict[int, az_search.Searcher] = {}
+        self._unsearched: dict[int, tuple[str, ...]] = {}     # name prefixes by player count
 
     def _searcher(self, num_players: int) -> az_search.Searcher:
         if num_players not in self._searchers:
@@ -151,9 +163,23 @@ class AlphaZeroAgent:
     def search_config(self, meta: dict) -> az_search.SearchConfig:
         """The settings this agent searches a net with: the caller's, else the net's own
         (its metadata's "search"), else the defaults."""
-        config = replace(self.config, **self._net_settings(meta))
+        settings = self._net_settings(meta)
+        settings.pop("unsearched", None)
+        config = replace(self.config, **settings)
         config.check()
         return config
+
+    def unsearched(self, meta: dict) -> tuple[str, ...]:
+        """The action families played by the raw policy, without a search: the caller's,
+        else the net's own, else none."""
+        if "unsearched" in self.given:
+            return self.given["unsearched"]
+        return self._families(meta.get("search", {}).get("unsearched", ()))
+
+    def _families(self, names) -> tuple[str, ...]:
+        if isinstance(names, str):
+            raise ValueError(f"unsearched takes action families as a list, got {names!r}")
+        return cli_args.action_families(self.game, tuple(names))
 
     def _net_settings(self, meta: dict) -> dict:
         """The net's own search settings that the caller did not give."""
@@ -170,7 +196,16 @@ class AlphaZeroAgent:
         legal = np.flatnonzero(action_mask)
         if legal.size == 1:
             return int(legal[0])
-        searcher = self._searcher(players_in(observation))
+        num_players = players_in(observation)
+        if num_players not in self._unsearched:
+            families = self.unsearched(self.nets.get(num_players)[2])
+            self._unsearched[num_players] = cli_args.family_prefixes(families)
+        if self._unsearched[num_players]:
+            raw = raw_choice(self.game, self.nets, self.name, observation, action_mask, rng,
+                             state)
+            if self.game.action_name(raw).startswith(self._unsearched[num_players]):
+                return raw
+        searcher = self._searcher(num_players)
         player = np.array([self.game.current_player(state)], dtype=np.int64)
         keys = rng_key(rng)[None].copy()
         visits = searcher.run(np.ascontiguousarray(state[None]), player, keys,

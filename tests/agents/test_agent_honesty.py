@@ -98,15 +98,20 @@ def test_choice_ignores_hidden_parts(name, game_name, n):
     assert checked >= 5
 
 
+# the families the unsearched `az` plays by its raw policy: each game's commonest
+UNSEARCHED = {"hansa": ("sail", "buy"), "voyage": ("move",)}
+
+
 @pytest.mark.parametrize("kind", ["az", "az-judged", "az-gumbel", "net", "az-hinted",
-                                  "net-hinted"])
+                                  "net-hinted", "az-unsearched-hinted"])
 @pytest.mark.parametrize("game_name,n", [("hansa", 2), ("voyage", 3)])
 def test_net_agents_ignore_hidden_parts(kind, game_name, n, tmp_path):
     """`az` (net-guided search), `az` whose leaves are also judged by heuristic playouts
     (as the shipped Voyage nets search), `az` with the Gumbel root and `net` (the raw
-    policy), and both with a net that reads the heuristic's choice (`agents.net_input`),
-    with a random net whose choices depend on every input: the same choice on every
-    hidden variant."""
+    policy), both with a net that reads the heuristic's choice (`agents.net_input`), and
+    a hinted `az` that plays the raw policy at its most common family of decisions, with
+    a random net whose choices depend on every input: the same choice on every hidden
+    variant."""
     from agents import pvnet
 
     game = registry.game(game_name)
@@ -116,7 +121,9 @@ def test_net_agents_ignore_hidden_parts(kind, game_name, n, tmp_path):
     kwargs = {"az": {"simulations": 24}, "net": {},
               "az-judged": {"simulations": 24, "judge": 0.5, "judge_depth": 12},
               "az-gumbel": {"simulations": 24, "root": "gumbel"},
-              "az-hinted": {"simulations": 24}, "net-hinted": {}}[kind]
+              "az-hinted": {"simulations": 24}, "net-hinted": {},
+              "az-unsearched-hinted": {"simulations": 24, "unsearched": UNSEARCHED[game_name]},
+              }[kind]
     agent = agents.make_agent(f"{kind.split('-')[0]}:{path}", game=game_name, **kwargs)
     rng = np.random.default_rng(11)
     checked = 0

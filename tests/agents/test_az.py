@@ -270,3 +270,64 @@ def test_search_config_is_what_the_searcher_plays_with(tmp_path):
     assert searched == agent._searcher(2).config
     assert (searched.simulations, searched.c) == (5, 2.5)
     assert agent.search_config({}).c == agent.config.c
+
+
+def _voyage_positions(count, seed):
+    """Voyage positions of heuristic games with more than one legal action."""
+    from studies.arena import agent_action
+
+    g = registry.game("voyage")
+    heuristic = agents.make_agent("heuristic", game="voyage")
+    rng, s, found = np.random.default_rng(seed), g.new_state(2, seed), []
+    while len(found) < count and not g.is_terminal(s):
+        p = g.current_player(s)
+        if g.legal_mask(s).sum() > 1 and rng.random() < 0.3:
+            found.append(s.copy())
+        g.step(s, agent_action(heuristic, g, s, p, rng))
+    return g, found
+
+
+def test_unsearched_families_are_played_by_the_raw_policy_and_the_rest_searched(
+        tmp_path, monkeypatch):
+    """With ``unsearched=("move",)`` az plays the raw policy's choice wherever it is a
+    move step, with no search, and searches every other decision."""
+    g, found = _voyage_positions(40, seed=4)
+    config = small_config("voyage")
+    path = pvnet.save(tmp_path / "v.npz", pvnet.random_weights(config, 2), config)
+    net = agents.make_agent(f"net:{path}", game="voyage")
+    hybrid = agents.make_agent(f"az:{path}", game="voyage", simulations=8,
+                               unsearched=("move",))
+    searched = []
+    run = az_search.Searcher.run
+    monkeypatch.setattr(az_search.Searcher, "run",
+                        lambda self, *a, **k: searched.append(1) or run(self, *a, **k))
+    moves = others = 0
+    for s in found:
+        p = g.current_player(s)
+        obs, mask = g.observe(s, p), g.legal_mask(s)
+        raw = net.act(obs, mask, np.random.default_rng(0))
+        before = len(searched)
+        choice = hybrid.act(obs, mask, np.random.default_rng(0), state=s.copy())
+        if g.action_name(raw).startswith("move"):
+            assert choice == raw and len(searched) == before
+            moves += 1
+        else:
+            assert len(searched) == before + 1
+            others += 1
+    assert moves >= 5 and others >= 5
+
+
+def test_unsearched_comes_from_the_caller_or_the_nets_metadata(tmp_path):
+    config = small_config("voyage")
+    meta = {"search": {"unsearched": ["move"], "simulations": 9}}
+    path = pvnet.save(tmp_path / "v.npz", pvnet.random_weights(config, 1), config, meta)
+    agent = agents.make_agent(f"az:{path}", game="voyage")
+    assert agent.unsearched(meta) == ("move",)
+    assert agent.search_config(meta).simulations == 9
+    mine = agents.make_agent(f"az:{path}", game="voyage", unsearched=("bid", "cards"))
+    assert mine.unsearched(meta) == ("bid", "cards")
+    assert agents.make_agent(f"az:{path}", game="voyage").unsearched({}) == ()
+    with pytest.raises(ValueError, match="voyage has no action family sail"):
+        agents.make_agent(f"az:{path}", game="voyage", unsearched=("sail",))
+    with pytest.raises(ValueError, match="unsearched takes action families as a list"):
+        agents.make_agent(f"az:{path}", game="voyage", unsearched="move")
