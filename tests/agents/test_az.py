@@ -272,26 +272,14 @@ def test_search_config_is_what_the_searcher_plays_with(tmp_path):
     assert agent.search_config({}).c == agent.config.c
 
 
-def _voyage_positions(count, seed):
-    """Voyage positions of heuristic games with more than one legal action."""
-    from studies.arena import agent_action
-
-    g = registry.game("voyage")
-    heuristic = agents.make_agent("heuristic", game="voyage")
-    rng, s, found = np.random.default_rng(seed), g.new_state(2, seed), []
-    while len(found) < count and not g.is_terminal(s):
-        p = g.current_player(s)
-        if g.legal_mask(s).sum() > 1 and rng.random() < 0.3:
-            found.append(s.copy())
-        g.step(s, agent_action(heuristic, g, s, p, rng))
-    return g, found
-
-
 def test_unsearched_families_are_played_by_the_raw_policy_and_the_rest_searched(
         tmp_path, monkeypatch):
     """With ``unsearched=("move",)`` az plays the raw policy's choice wherever it is a
     move step, with no search, and searches every other decision."""
-    g, found = _voyage_positions(40, seed=4)
+    from benchmarks.agents import decision_positions
+
+    g = registry.game("voyage")
+    found = decision_positions(g, 2, 60, seed=4)
     config = small_config("voyage")
     path = pvnet.save(tmp_path / "v.npz", pvnet.random_weights(config, 2), config)
     net = agents.make_agent(f"net:{path}", game="voyage")
