@@ -4,7 +4,8 @@ Protocol: ``act(observation, action_mask, rng) -> int`` (see ``agents.registry``
 Registered: ``random``, ``heuristic``, ``noisy:<eps>`` (the heuristic with random moves
 mixed in), ``mcts:<simulations>``, ``ppo`` (the shipped checkpoint), ``ppo:<path>`` and
 ``rllib:<path>`` (a policy trained with RLlib), ``az`` / ``az:<path>`` (a policy-value
-net guiding IS-MCTS) and ``net`` / ``net:<path>`` (its raw policy) (docs/agents.md); more agents
+net guiding IS-MCTS), ``net`` / ``net:<path>`` (its raw policy) and ``dest:<draws>`` (the
+Voyage heuristic with each turn's destination searched) (docs/agents.md); more agents
 join through ``agents.register(name, factory)``.
 """
 
@@ -29,6 +30,7 @@ register("rllib", "agents.rllib_agent:RllibAgent", replace=True)
 register("noisy", "agents.noisy:NoisyAgent", replace=True)
 register("az", "agents.az:AlphaZeroAgent", replace=True)
 register("net", "agents.az:NetAgent", replace=True)
+register("dest", "agents.destinations_voyage:DestinationAgent", replace=True)
 
 __all__ = [
     "RandomAgent",

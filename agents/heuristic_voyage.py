@@ -517,13 +517,31 @@ def _should_dock(s, m, wt, dist, via, valid, dx, p, k, avail):
 @njit(cache=True)
 def _move(s, m, wts, routes, mask, prm):
     p = s[K.DECIDER]
+    wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
+    dx = np.empty(m[K.M_P] + 1, dtype=np.int32)
+    k = _plan(s, m, wt, dist, via, valid, dx, p, prm, True)
+    return _step_toward(s, m, wts, mask, prm, k, wt, dist, via, valid, dx)
+
+
+@njit(cache=True)
+def step_toward(s, m, wts, routes, mask, prm, k):
+    """The move step the strategy takes toward target row k (a port id, or P for Lisbon;
+    -1: none): `_move` with the target given rather than planned (agents.destinations_voyage
+    searches over it)."""
+    p = s[K.DECIDER]
+    wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
+    dx = np.empty(m[K.M_P] + 1, dtype=np.int32)
+    dists_from(m, wt, dist, via, valid, s[K.SHIP + p], dx)
+    return _step_toward(s, m, wts, mask, prm, k, wt, dist, via, valid, dx)
+
+
+@njit(cache=True, inline="always")
+def _step_toward(s, m, wts, mask, prm, k, wt, dist, via, valid, dx):
+    """Dock, stop or the step toward k; dx holds the costs from the ship to every row."""
+    p = s[K.DECIDER]
     x = s[K.SHIP + p]
-    P = m[K.M_P]
     L = m[K.M_LISBON]
     avail = K.available(s, p)
-    wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
-    dx = np.empty(P + 1, dtype=np.int32)
-    k = _plan(s, m, wt, dist, via, valid, dx, p, prm, True)
     if x == L and mask[A.DOCK] and _should_dock(s, m, wt, dist, via, valid, dx, p, k, avail):
         return A.DOCK
     if k < 0 or avail == 0:

@@ -98,7 +98,8 @@ def builtin_names() -> frozenset:
     return BUILTIN
 
 
-BUILTIN = frozenset({"random", "heuristic", "noisy", "mcts", "ppo", "rllib", "az", "net"})
+BUILTIN = frozenset({"random", "heuristic", "noisy", "mcts", "ppo", "rllib", "az", "net",
+                     "dest"})
 
 
 def kernel_policy(name: str) -> str | None:
