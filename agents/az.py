@@ -10,7 +10,9 @@ any net file that `tradewinds train --algo alphazero` wrote. ``judge`` mixes the
 own judgement into the leaf values, ``root="gumbel"`` searches the root by Gumbel top-m
 and sequential halving (`agents.az_search`). ``unsearched`` names action families
 (``("move",)``) where the search does not pay: where the raw policy's choice is one of
-them, ``az`` plays it without a search, and its time goes to the other decisions. A
+them, ``az`` plays it without a search, and its time goes to the other decisions.
+``destinations`` (Voyage; the draws of `agents.destinations_voyage`) plays the move steps
+toward each turn's destination searched by playouts, not by the net. A
 net's metadata may carry the settings it was rated with (``"search": {"judge": 0.5,
 "simulations": 600}``, keys of `SEARCHED_BY_NET`); they apply where the caller gave none.
 
@@ -116,7 +118,9 @@ class NetAgent:
 
 # the settings a net's "search" metadata may set, with their types
 SEARCHED_BY_NET = {"simulations": int, "c": float, "judge": float, "judge_depth": int,
-                   "root": str, "gumbel_m": int, "unsearched": tuple}
+                   "root": str, "gumbel_m": int, "unsearched": tuple, "destinations": int}
+# the settings of the agent rather than of the net's search
+AROUND_THE_SEARCH = ("unsearched", "destinations")
 
 
 class AlphaZeroAgent:
@@ -128,7 +132,8 @@ class AlphaZeroAgent:
                  simulations: int | None = None, time_budget: float | None = None,
                  c: float | None = None, judge: float | None = None,
                  judge_depth: int | None = None, root: str | None = None,
-                 gumbel_m: int | None = None, unsearched: tuple[str, ...] | None = None):
+                 gumbel_m: int | None = None, unsearched: tuple[str, ...] | None = None,
+                 destinations: int | None = None):
         from tradewinds import registry
 
         self.game = registry.game(game)
@@ -145,6 +150,9 @@ class AlphaZeroAgent:
         self.config.check()
         if unsearched is not None:
             self.given["unsearched"] = self._families(unsearched)
+        if destinations is not None:
+            self.given["destinations"] = int(destinations)
+            self._destination_search(int(destinations))     # refuses a bad setting now
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
         if time_budget is not None and self.config.root == "gumbel":
@@ -152,6 +160,7 @@ class AlphaZeroAgent:
         self.time_budget = time_budget
         self._searchers: dict[int, az_search.Searcher] = {}
         self._unsearched: dict[int, tuple[str, ...]] = {}     # name prefixes by player count
+        self._destinations: dict[int, object] = {}            # by player count; None: off
 
     def _searcher(self, num_players: int) -> az_search.Searcher:
         if num_players not in self._searchers:
@@ -164,7 +173,8 @@ class AlphaZeroAgent:
         """The settings this agent searches a net with: the caller's, else the net's own
         (its metadata's "search"), else the defaults."""
         settings = self._net_settings(meta)
-        settings.pop("unsearched", None)
+        for key in AROUND_THE_SEARCH:
+            settings.pop(key, None)
         config = replace(self.config, **settings)
         config.check()
         return config
@@ -175,6 +185,29 @@ class AlphaZeroAgent:
         if "unsearched" in self.given:
             return self.given["unsearched"]
         return self._families(meta.get("search", {}).get("unsearched", ()))
+
+    def destinations(self, num_players: int):
+        """The destination search of the move steps (`agents.destinations_voyage`) when
+        the caller or the net sets ``destinations`` (its draws; 0: off), else None."""
+        if num_players not in self._destinations:
+            draws = self.given.get("destinations")
+            if draws is None:
+                draws = int(self.nets.get(num_players)[2].get("search", {})
+                            .get("destinations", 0))
+            self._destinations[num_players] = self._destination_search(draws)
+        return self._destinations[num_players]
+
+    def _destination_search(self, draws: int):
+        if draws == 0:
+            return None
+        from agents.destinations_voyage import DestinationSearch
+
+        return DestinationSearch(self.game, draws)
+
+    def reset(self) -> None:
+        for search in self._destinations.values():
+            if search is not None:
+                search.reset()
 
     def _families(self, names) -> tuple[str, ...]:
         if isinstance(names, str):
@@ -197,6 +230,9 @@ class AlphaZeroAgent:
         if legal.size == 1:
             return int(legal[0])
         num_players = players_in(observation)
+        destinations = self.destinations(num_players)
+        if destinations is not None and destinations.applies(state):
+            return destinations.act(state, rng_key(rng))
         if num_players not in self._unsearched:
             families = self.unsearched(self.nets.get(num_players)[2])
             self._unsearched[num_players] = cli_args.family_prefixes(families)

@@ -114,7 +114,7 @@ def member_files(name: str, game: str, players: int | None = None) -> list[Path]
     src = inspect.getsourcefile(inspect.getmodule(f) or f)
     if src:
         files.append(Path(src))
-    if base in ("heuristic", "noisy", "mcts", "az", "net"):   # az, net: the judge and hint
+    if base in ("heuristic", "noisy", "mcts", "az", "net", "dest"):  # az, net: judge, hint
         files += [here / "heuristic.py", here / f"heuristic_{game}.py", here / "policies.py",
                   here / f"value_{game}.py", here / f"value_{game}_fit.py"]  # if it has them
     if base == "ppo":
@@ -125,7 +125,7 @@ def member_files(name: str, game: str, players: int | None = None) -> list[Path]
         from agents.az import shipped as shipped_net
 
         files += [here / "az_search.py", here / "ismcts.py", here / "pvnet.py",
-                  here / "net_input.py"]
+                  here / "net_input.py", here / f"destinations_{game}.py"]
         if spec and not spec.isdigit():
             files.append(Path(spec))
         else:                              # the shipped net of the count (all: any count)
