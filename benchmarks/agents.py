@@ -28,7 +28,11 @@ whatever its budget.
 
 *Decision time*: the seconds each named agent takes per decision on the same positions
 (decisions with a choice along heuristic self-play), median and mean, one core: what
-"at an equal time per decision" compares when two searches meet in *strength*.
+"at an equal time per decision" compares when two searches meet in *strength*. With
+``--games N`` the named agents play N whole games against each other instead (seats
+rotated) and every decision with a choice is timed: the measure for an agent whose
+cost depends on its earlier decisions (a destination search keeps its target for the
+turn, so timed alone at a position it would search at every step).
 """
 
 from __future__ import annotations
@@ -247,9 +251,12 @@ def strength_row(game_name, pairing, n, games, db, workers, base_seed=0, *,
 
     a, b = pairing.split("-")
     study, control_study = _studies(game_name, n, a, b, base_seed)
+    # by seed, so a stopped row holds its games and their control for the same seeds (a
+    # store copied from another row with the same b already has some of the control)
     played = play_studies([study, control_study], [games, games], db,
                           label=f"{game_name} {n}p {pairing} (and control)", console=None,
-                          progress=progress, workers=workers, chunk_size=chunk_size)
+                          progress=progress, workers=workers, chunk_size=chunk_size,
+                          order=lambda j, number, chunk: (chunk[0], j))
     rows, control = played["rows"]
     mine = [sum(_credit(r, s) for s, name in enumerate(r["agents"]) if name == a)
             for r in rows]
@@ -414,11 +421,48 @@ def decision_time_row(game_name: str, n: int, names: list, count: int) -> dict:
     return {"game": game_name, "players": n, "positions": len(states), "agents": agents}
 
 
+def decision_time_in_games(game_name: str, n: int, names: list, games: int,
+                           seed: int = 777_000) -> dict:
+    """Seconds per decision of each agent in `names` over `games` whole games against
+    each other (one seat each, the line-up rotated game by game; the first decision of
+    each agent untimed)."""
+    from agents import make_agent
+    from studies.arena import agent_action
+    from tradewinds import registry
+
+    if len(names) != n:
+        raise ValueError(f"--games plays the agents against each other: name {n} agents "
+                         f"for {n} players, got {len(names)}")
+    game = registry.game(game_name)
+    players = {name: make_agent(name, game=game_name) for name in names}
+    seconds = {name: [] for name in names}
+    for i in range(games):
+        lineup = names[i % n:] + names[:i % n]
+        for agent in players.values():
+            getattr(agent, "reset", lambda: None)()
+        s, rng = game.new_state(n, seed + i), np.random.default_rng([seed, i])
+        while not (game.is_terminal(s) or game.is_truncated(s)):
+            p = game.current_player(s)
+            t0 = time.perf_counter()
+            a = agent_action(players[lineup[p]], game, s, p, rng)
+            if game.legal_mask(s).sum() > 1:
+                seconds[lineup[p]].append(time.perf_counter() - t0)
+            game.step(s, a)
+    agents = {name: {"median_s": float(np.median(t[1:])), "mean_s": float(np.mean(t[1:])),
+                     "p90_s": float(np.quantile(t[1:], 0.9)), "decisions": len(t) - 1}
+              for name, t in seconds.items()}
+    return {"game": game_name, "players": n, "games": games,
+            "positions": min(a["decisions"] for a in agents.values()), "agents": agents}
+
+
 def decision_time(args) -> dict:
     rows = []
     for game_name in args.game:
         for n in args.players:
-            rows.append(decision_time_row(game_name, n, args.agents, args.positions))
+            if args.games:
+                rows.append(decision_time_in_games(game_name, n, args.agents, args.games))
+            else:
+                rows.append(decision_time_row(game_name, n, args.agents, args.positions))
             print(json.dumps(rows[-1]), flush=True)
     return {"rows": rows}
 
@@ -508,6 +552,9 @@ def main(argv=None) -> int:
     p.add_argument("--game", nargs="+", type=cli_args.game_name, default=["hansa"])
     p.add_argument("--positions", type=cli_args.int_at_least(1), default=200,
                    help="decisions timed per agent")
+    p.add_argument("--games", type=cli_args.int_at_least(1), default=None,
+                   help="time every decision of this many whole games of the agents "
+                        "against each other instead")
     for q in sub.choices.values():
         q.add_argument("--out", default=None, help="JSON output (default "
                        "benchmarks/results/agents_<kind>.json)")

@@ -109,6 +109,32 @@ def test_decision_positions_are_choices_of_heuristic_play_and_time_every_agent(t
     assert "| hansa | 2 | mcts:8 | 3 |" in out.with_suffix(".md").read_text()
 
 
+def test_decision_time_in_games_times_each_agents_own_decisions_seats_rotated(monkeypatch):
+    """--games: every decision with a choice in whole games, credited to the agent in the
+    deciding seat (the first of each untimed); the agents swap seats game by game."""
+    import studies.arena as arena
+
+    asked = []
+    act = arena.agent_action
+
+    def recording(agent, game, state, player, rng):
+        asked.append((agent.name, player, bool(game.legal_mask(state).sum() > 1)))
+        return act(agent, game, state, player, rng)
+
+    monkeypatch.setattr(arena, "agent_action", recording)
+    row = bench.decision_time_in_games("hansa", 2, ["heuristic", "random"], 1)
+    assert {(who, p) for who, p, _ in asked} == {("heuristic", 0), ("random", 1)}
+    for name in ("heuristic", "random"):
+        choices = sum(1 for who, _, choice in asked if who == name and choice)
+        assert row["agents"][name]["decisions"] == choices - 1 > 10
+    asked.clear()
+    assert bench.decision_time_in_games("hansa", 2, ["heuristic", "random"], 2)["games"] == 2
+    assert {(who, p) for who, p, _ in asked} == {(a, p) for a in ("heuristic", "random")
+                                                  for p in (0, 1)}
+    with pytest.raises(ValueError, match="name 2 agents for 2 players, got 3"):
+        bench.decision_time_in_games("hansa", 2, ["heuristic", "random", "mcts:4"], 1)
+
+
 
 def test_selfplay_speed_times_every_search_of_whole_games(monkeypatch):
     """The peer's protocol: one timed search per decision until each game ends."""
@@ -121,3 +147,24 @@ def test_selfplay_speed_times_every_search_of_whole_games(monkeypatch):
     row = ismcts_selfplay_speed("hansa", 2, simulations=2, games=2, seed=3)
     assert row["searches"] == len(calls) - 1 > 100       # the first call warms up
     assert not any(calls) and row["sims_per_s"] > 0
+
+
+def test_a_row_plays_its_games_and_their_control_seed_by_seed(tmp_path, monkeypatch):
+    """A row stopped part-way holds the games of the same seeds in both studies: with the
+    control of seeds 0-1 already stored (another row against the same opponent), the
+    agent's seeds 0-1 come first, then each seed's game and its control."""
+    import studies.match as match
+
+    db = str(tmp_path / "s.sqlite")
+    bench.strength_row("hansa", "random-heuristic", 2, 2, db, workers=1)
+    submitted = []
+    play = match._play
+
+    def recording(be, store, jobs, advance):
+        submitted.extend(chunk[0] for _, _, chunk in jobs)
+        return play(be, store, jobs, advance)
+
+    monkeypatch.setattr(match, "_play", recording)
+    row = bench.strength_row("hansa", "noisy:0.5-heuristic", 2, 4, db, workers=1,
+                             chunk_size=1)
+    assert submitted == [0, 1, 2, 2, 3, 3] and row["games"] == 4
