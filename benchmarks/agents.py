@@ -473,7 +473,9 @@ def markdown(result: dict, kind: str) -> str:
                  "|---|---:|---|---:|---:|---:|---:|"]
         for r in result["rows"]:
             for name, t in r["agents"].items():
-                lines.append(f"| {r['game']} | {r['players']} | {name} | {r['positions']} | "
+                where = (f"{t['decisions']} in {r['games']} games" if "games" in r
+                         else r["positions"])
+                lines.append(f"| {r['game']} | {r['players']} | {name} | {where} | "
                              f"{t['median_s']:.4f} | {t['mean_s']:.4f} | {t['p90_s']:.4f} |")
         return "\n".join(lines)
     if kind == "departures":

@@ -127,6 +127,9 @@ def test_decision_time_in_games_times_each_agents_own_decisions_seats_rotated(mo
     for name in ("heuristic", "random"):
         choices = sum(1 for who, _, choice in asked if who == name and choice)
         assert row["agents"][name]["decisions"] == choices - 1 > 10
+    decisions = row["agents"]["random"]["decisions"]
+    assert f"| hansa | 2 | random | {decisions} in 1 games |" in bench.markdown(
+        {"rows": [row]}, "decision-time")
     asked.clear()
     assert bench.decision_time_in_games("hansa", 2, ["heuristic", "random"], 2)["games"] == 2
     assert {(who, p) for who, p, _ in asked} == {(a, p) for a in ("heuristic", "random")
