@@ -4,8 +4,9 @@ With the same rng, an agent's choice must not change when the hidden parts of th
 state change: Hansa's supply order (HA17), Voyage's other hands, unseen target cards, deck
 order (VA32), and the state's own generator. A searcher that read the real state instead
 of a determinization would see the difference and, over many positions, choose
-differently; the explicit edits below make the hidden parts differ in what matters most
-(an opponent's cards, the next supply tokens), not only in the generator.
+differently; the explicit edits (tests/helpers/hidden_variants.py) make the hidden parts
+differ in what matters most (an opponent's cards, the next supply tokens), not only in
+the generator.
 """
 
 from __future__ import annotations
@@ -14,65 +15,11 @@ import numpy as np
 import pytest
 
 import agents
-from hansa_env.state import StateView as HansaView
+from tests.helpers.hidden_variants import choice, hansa_variant, voyage_variant
 from tests.helpers.positions import positions
 from tradewinds import registry
-from voyage_env.state import StateView as VoyageView
 
 SEARCHERS = ["heuristic", "noisy:0.5", "mcts:24"]
-
-
-def hansa_variant(state: np.ndarray, rng) -> np.ndarray | None:
-    """The same public position with the undrawn supply reordered and a new generator."""
-    s = state.copy()
-    v = HansaView(s)
-    lo, hi = v.supply_drawn, int(v.pile_end[4])
-    unseen = v.supply[lo:hi]
-    if len(set(unseen.tolist())) < 2:
-        return None
-    while np.array_equal(unseen, state[v.layout.offset("supply") + lo:][: hi - lo]):
-        rng.shuffle(unseen)
-    v.rng[:] = rng.integers(-(2**31), 2**31, size=2)
-    return s
-
-
-def voyage_variant(state: np.ndarray, player: int, rng) -> np.ndarray | None:
-    """The same position for `player` with an opponent's card swapped with a deck card of
-    another kind, the deck reshuffled and opponents' targets exchanged."""
-    s = state.copy()
-    v = VoyageView(s)
-    n = v.num_players
-    changed = False
-    for q in range(n):
-        if q == player:
-            continue
-        for kind in np.flatnonzero(v.hand[q]):
-            deck = v.deck[: v.deck_size]
-            other = np.flatnonzero(deck != kind)
-            if other.size:
-                i = int(other[0])
-                v.hand[q, kind] -= 1
-                v.hand[q, deck[i]] += 1
-                deck[i] = kind
-                changed = True
-                break
-    deck = v.deck[: v.deck_size]
-    rng.shuffle(deck)
-    opponents = [q for q in range(n) if q != player]
-    if len(opponents) >= 2:
-        a, b = opponents[:2]
-        ta, tb = v.targets[a].copy(), v.targets[b].copy()
-        if not np.array_equal(ta, tb):
-            v.targets[a], v.targets[b] = tb, ta
-            changed = True
-    v.rng[:] = rng.integers(-(2**31), 2**31, size=2)
-    return s if changed else None
-
-
-def choice(agent, game, state, seed: int) -> int:
-    p = game.current_player(state)
-    return agent.act(game.observe(state, p), game.legal_mask(state),
-                     np.random.default_rng(seed), state=state.copy())
 
 
 @pytest.mark.parametrize("name", SEARCHERS)

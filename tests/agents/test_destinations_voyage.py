@@ -13,7 +13,7 @@ from agents import heuristic_voyage as H
 from agents.heuristic import rng_key
 from benchmarks.agents import decision_positions
 from studies.arena import agent_action
-from tests.agents.test_agent_honesty import choice, voyage_variant
+from tests.helpers.hidden_variants import choice, voyage_variant
 from tests.helpers.positions import positions
 from tradewinds import registry
 from voyage_env import kernel as K
