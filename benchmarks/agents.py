@@ -416,9 +416,13 @@ def decision_time_row(game_name: str, n: int, names: list, count: int) -> dict:
             t0 = time.perf_counter()
             agent_action(agent, game, s, game.current_player(s), np.random.default_rng(i))
             seconds.append(time.perf_counter() - t0)
-        agents[name] = {"median_s": float(np.median(seconds)), "mean_s": float(np.mean(seconds)),
-                        "p90_s": float(np.quantile(seconds, 0.9))}
+        agents[name] = _seconds_summary(seconds)
     return {"game": game_name, "players": n, "positions": len(states), "agents": agents}
+
+
+def _seconds_summary(seconds: list) -> dict:
+    return {"median_s": float(np.median(seconds)), "mean_s": float(np.mean(seconds)),
+            "p90_s": float(np.quantile(seconds, 0.9))}
 
 
 def decision_time_in_games(game_name: str, n: int, names: list, games: int,
@@ -448,11 +452,9 @@ def decision_time_in_games(game_name: str, n: int, names: list, games: int,
             if game.legal_mask(s).sum() > 1:
                 seconds[lineup[p]].append(time.perf_counter() - t0)
             game.step(s, a)
-    agents = {name: {"median_s": float(np.median(t[1:])), "mean_s": float(np.mean(t[1:])),
-                     "p90_s": float(np.quantile(t[1:], 0.9)), "decisions": len(t) - 1}
+    agents = {name: {**_seconds_summary(t[1:]), "decisions": len(t) - 1}
               for name, t in seconds.items()}
-    return {"game": game_name, "players": n, "games": games,
-            "positions": min(a["decisions"] for a in agents.values()), "agents": agents}
+    return {"game": game_name, "players": n, "games": games, "agents": agents}
 
 
 def decision_time(args) -> dict:
@@ -562,8 +564,11 @@ def main(argv=None) -> int:
                        "benchmarks/results/agents_<kind>.json)")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    result = {"speed": speed, "strength": strength, "departures": departures,
-              "decision-time": decision_time}[args.kind](args)
+    try:
+        result = {"speed": speed, "strength": strength, "departures": departures,
+                  "decision-time": decision_time}[args.kind](args)
+    except ValueError as e:     # bad input named by the measurement: one line, no trace
+        parser.error(f"{args.kind}: {e}")
     result["seconds"] = time.perf_counter() - t0
     out = Path(args.out or RESULTS / f"agents_{args.kind.replace('-', '_')}.json")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -138,6 +138,14 @@ def test_decision_time_in_games_times_each_agents_own_decisions_seats_rotated(mo
         bench.decision_time_in_games("hansa", 2, ["heuristic", "random", "mcts:4"], 1)
 
 
+def test_bad_input_is_one_line_naming_it(capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["decision-time", "--agents", "heuristic", "--games", "1"])
+    err = capsys.readouterr().err
+    assert "error: decision-time: --games plays the agents against each other" in err
+    assert "Traceback" not in err
+
+
 
 def test_selfplay_speed_times_every_search_of_whole_games(monkeypatch):
     """The peer's protocol: one timed search per decision until each game ends."""
