@@ -150,9 +150,11 @@ class AlphaZeroAgent:
         self.config.check()
         if unsearched is not None:
             self.given["unsearched"] = self._families(unsearched)
-        if destinations is not None:
+        self._destinations: dict[int, object] = {}            # the net's, by count; None: off
+        self._given_destinations = None
+        if destinations is not None:                          # any count; a bad one refused now
             self.given["destinations"] = int(destinations)
-            self._destination_search(int(destinations))     # refuses a bad setting now
+            self._given_destinations = self._destination_search(int(destinations))
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget!r}")
         if time_budget is not None and self.config.root == "gumbel":
@@ -160,7 +162,6 @@ class AlphaZeroAgent:
         self.time_budget = time_budget
         self._searchers: dict[int, az_search.Searcher] = {}
         self._unsearched: dict[int, tuple[str, ...]] = {}     # name prefixes by player count
-        self._destinations: dict[int, object] = {}            # by player count; None: off
 
     def _searcher(self, num_players: int) -> az_search.Searcher:
         if num_players not in self._searchers:
@@ -189,11 +190,11 @@ class AlphaZeroAgent:
     def destinations(self, num_players: int):
         """The destination search of the move steps (`agents.destinations_voyage`) when
         the caller or the net sets ``destinations`` (its draws; 0: off), else None."""
+        if "destinations" in self.given:
+            return self._given_destinations
         if num_players not in self._destinations:
-            draws = self.given.get("destinations")
-            if draws is None:
-                draws = int(self.nets.get(num_players)[2].get("search", {})
-                            .get("destinations", 0))
+            meta = self.nets.get(num_players)[2]
+            draws = self._net_settings(meta).get("destinations", 0)
             self._destinations[num_players] = self._destination_search(draws)
         return self._destinations[num_players]
 
@@ -205,7 +206,7 @@ class AlphaZeroAgent:
         return DestinationSearch(self.game, draws)
 
     def reset(self) -> None:
-        for search in self._destinations.values():
+        for search in (*self._destinations.values(), self._given_destinations):
             if search is not None:
                 search.reset()
 

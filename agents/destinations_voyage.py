@@ -34,7 +34,7 @@ from agents.heuristic_voyage import (
     PARAMS,
     PLAN_WEIGHTS,
     _denial,
-    _plan,
+    _plan_with,
     _port_values,
     aux_routes,
     route_context,
@@ -61,9 +61,9 @@ def candidates(s, m, wts, routes, prm, out):
     P = m[K.M_P]
     wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
     dx = np.empty(P + 1, dtype=np.int32)
-    own = _plan(s, m, wt, dist, via, valid, dx, p, prm, True)
     worth = np.empty(P, dtype=np.float64)
     _port_values(s, m, p, prm, _denial(s, m, prm), worth)
+    own = _plan_with(s, m, wt, dist, via, valid, dx, p, prm, True, worth)
     score = np.full(P + 1, -np.inf)
     for port in range(P):
         if dx[port] < INF and K.portf(m, port, K.P_HEX) != x and worth[port] > 0:

@@ -7,6 +7,7 @@ import pytest
 
 import agents
 from agents import az, az_search, pvnet
+from tests.helpers.searches import count_searches
 from tradewinds import registry
 
 
@@ -285,10 +286,7 @@ def test_unsearched_families_are_played_by_the_raw_policy_and_the_rest_searched(
     net = agents.make_agent(f"net:{path}", game="voyage")
     hybrid = agents.make_agent(f"az:{path}", game="voyage", simulations=8,
                                unsearched=("move",))
-    searched = []
-    run = az_search.Searcher.run
-    monkeypatch.setattr(az_search.Searcher, "run",
-                        lambda self, *a, **k: searched.append(1) or run(self, *a, **k))
+    searched = count_searches(monkeypatch)
     moves = others = 0
     for s in found:
         p = g.current_player(s)

@@ -7,14 +7,15 @@ import numpy as np
 import pytest
 
 import agents
-from agents import az_search, pvnet
 from agents import destinations_voyage as D
 from agents import heuristic_voyage as H
+from agents import pvnet
 from agents.heuristic import rng_key
 from benchmarks.agents import decision_positions
 from studies.arena import agent_action
 from tests.helpers.hidden_variants import choice, voyage_variant
 from tests.helpers.positions import positions
+from tests.helpers.searches import count_searches
 from tradewinds import registry
 from voyage_env import kernel as K
 from voyage_env.state import MOVE
@@ -137,10 +138,7 @@ def test_az_with_destinations_plays_them_at_move_steps_and_searches_the_rest(
         tmp_path, monkeypatch):
     path = _net(tmp_path)
     az = agents.make_agent(f"az:{path}", game="voyage", simulations=8, destinations=4)
-    searched = []
-    run = az_search.Searcher.run
-    monkeypatch.setattr(az_search.Searcher, "run",
-                        lambda self, *a, **k: searched.append(1) or run(self, *a, **k))
+    searched = count_searches(monkeypatch)
     moves = others = 0
     for s in decision_positions(GAME, 2, 40, seed=6):
         p = GAME.current_player(s)
