@@ -129,6 +129,23 @@ def test_dest_ignores_hidden_parts(n):
     assert checked >= 4
 
 
+def test_the_shipped_voyage_2p_az_ignores_hidden_parts():
+    """The shipped net as `az` plays it (its metadata's destination search at the move
+    steps, its judged net search elsewhere), with fewer simulations: the same choice on
+    every hidden variant, at move steps and at other decisions."""
+    agent = agents.make_agent("az", game="voyage", simulations=24)
+    assert agent.destinations(2) is not None
+    rng = np.random.default_rng(8)
+    checked = {True: 0, False: 0}
+    for i, s in enumerate(positions("voyage", 2, 24, seed=48)):
+        variant = voyage_variant(s, GAME.current_player(s), rng)
+        if variant is None or GAME.legal_mask(s).sum() < 2:
+            continue
+        assert choice(agent, GAME, s, i) == choice(agent, GAME, variant, i), i
+        checked[bool(s[K.PHASE] == MOVE)] += 1
+    assert min(checked.values()) >= 3, checked
+
+
 def _net(tmp_path, meta=None):
     config = pvnet.NetConfig("voyage", 2, GAME.obs_size, GAME.num_actions, 32, 1)
     return pvnet.save(tmp_path / "v.npz", pvnet.random_weights(config, 2), config, meta)

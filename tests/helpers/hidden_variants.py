@@ -57,6 +57,10 @@ def voyage_variant(state: np.ndarray, player: int, rng) -> np.ndarray | None:
 
 
 def choice(agent, game, state, seed: int) -> int:
+    """`agent`'s action at `state` from a fresh start (what it remembers of a turn, such
+    as a destination search's target, cleared), with a generator seeded by `seed`."""
+    if hasattr(agent, "reset"):
+        agent.reset()
     p = game.current_player(state)
     return agent.act(game.observe(state, p), game.legal_mask(state),
                      np.random.default_rng(seed), state=state.copy())
