@@ -256,7 +256,7 @@ def strength_row(game_name, pairing, n, games, db, workers, base_seed=0, *,
     played = play_studies([study, control_study], [games, games], db,
                           label=f"{game_name} {n}p {pairing} (and control)", console=None,
                           progress=progress, workers=workers, chunk_size=chunk_size,
-                          order=lambda j, number, chunk: (chunk[0], j))
+                          order=lambda j, number, first: (first, j))
     rows, control = played["rows"]
     mine = [sum(_credit(r, s) for s, name in enumerate(r["agents"]) if name == a)
             for r in rows]

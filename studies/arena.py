@@ -494,11 +494,10 @@ def iter_chunks(backend, study: Study, chunks: Iterable[Sequence[int]]) -> Itera
         while pending:
             for h in backend.wait(list(pending)):
                 pending.pop(h)
-                rows = backend.result(h)
-                nxt = next(it, None)
+                yield backend.result(h)
+                nxt = next(it, None)        # cut after the caller has seen the rows
                 if nxt is not None:
                     pending[backend.submit(study, nxt, factories)] = nxt
-                yield rows
     finally:
         for h in pending:
             backend.cancel(h)
@@ -508,6 +507,29 @@ def default_chunk_size(study: Study, todo: int, workers: int) -> int:
     """About 4 chunks per worker, capped so progress and crash losses stay small."""
     cap = 500 if study.path == "kernel" else 20
     return max(1, min(cap, math.ceil(todo / (4 * max(1, workers)))))
+
+
+class ChunkSizer:
+    """Games per chunk, decided as each chunk is made: `fixed` when given (--chunk-size),
+    else one game until a chunk has come back, then as many as take about `target`
+    seconds at the games' measured pace, at most `cap`. So a slow search row stores (and
+    loses on a stop) a game or two at a time, while fast games still go in large chunks."""
+
+    def __init__(self, cap: int, fixed: int | None = None, target: float = 30.0):
+        self.cap, self.fixed, self.target = max(1, cap), fixed, target
+        self.games, self.seconds = 0, 0.0
+
+    def observe(self, rows: Sequence[dict]) -> None:
+        self.games += len(rows)
+        self.seconds += sum(r["duration"] for r in rows)
+
+    def size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.games == 0:
+            return 1
+        pace = self.seconds / self.games
+        return self.cap if pace <= 0 else max(1, min(self.cap, int(self.target / pace)))
 
 
 @dataclass
@@ -520,16 +542,20 @@ class RunResult:
     stopped_early: bool   # `stop` ended the run before all requested games were played
 
 
-def _todo_chunks(store, run_id: int, games: int, size: int,
+def _todo_chunks(store, run_id: int, games: int, sizer: ChunkSizer,
                  block: int = 100_000) -> Iterator[list]:
     """Chunks of the game indices below `games` that `store` lacks, made lazily a block of
-    indices at a time, so the parent's memory does not grow with the request."""
+    indices at a time (so the parent's memory does not grow with the request), each as
+    large as `sizer` says when it is made."""
     for lo in range(0, games, block):
         hi = min(games, lo + block)
         done = store.done_indices(run_id, lo, hi)
         todo = [i for i in range(lo, hi) if i not in done]
-        for k in range(0, len(todo), size):
-            yield todo[k:k + size]
+        k = 0
+        while k < len(todo):
+            chunk = todo[k:k + sizer.size()]
+            k += len(chunk)
+            yield chunk
 
 
 def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None = None,
@@ -549,8 +575,8 @@ def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None
     todo = games - already
     own = backend is None
     backend = backend or LocalBackend(1)
-    size = chunk_size or default_chunk_size(study, todo, backend.workers)
-    chunks = _todo_chunks(store, run_id, games, size)
+    sizer = ChunkSizer(default_chunk_size(study, todo, backend.workers), chunk_size)
+    chunks = _todo_chunks(store, run_id, games, sizer)
     played = 0
     stopped = False
     t0 = time.perf_counter()
@@ -558,6 +584,7 @@ def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None
         gen = iter_chunks(backend, study, chunks)
         try:
             for rows in gen:
+                sizer.observe(rows)
                 played += store.add_games(run_id, rows)
                 if on_rows is not None:
                     on_rows(rows)

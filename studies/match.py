@@ -38,13 +38,14 @@ do not change when agents are added or K grows.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, islice, permutations
 from pathlib import Path
@@ -231,16 +232,16 @@ def check_writable_dir(path: str | Path, flag: str = "--out") -> Path:
 
 
 def _play(backend, store, jobs, on_rows) -> int:
-    """Play `jobs` ((run_id, study, indices), in order) on `backend`, at most
-    `backend.window` in flight; store each chunk's rows as it finishes. Returns the number
-    of new rows."""
+    """Play `jobs` ((run_id, study, indices, sizer), in order; a lazy iterator may size its
+    chunks from what the sizers have seen) on `backend`, at most `backend.window` in
+    flight; store each chunk's rows as it finishes. Returns the number of new rows."""
     factories: dict = {}
     it = iter(jobs)
     pending: dict = {}
     played = 0
 
     def submit(job):
-        run_id, study, idx = job
+        run_id, study, idx, _ = job
         if run_id not in factories:
             factories[run_id] = arena._factories_for(study)
         pending[backend.submit(study, idx, factories[run_id])] = job
@@ -250,8 +251,9 @@ def _play(backend, store, jobs, on_rows) -> int:
             submit(job)
         while pending:
             for h in backend.wait(list(pending)):
-                run_id, _, _ = pending.pop(h)
+                run_id, _, _, sizer = pending.pop(h)
                 rows = backend.result(h)
+                sizer.observe(rows)
                 nxt = next(it, None)
                 if nxt is not None:
                     submit(nxt)
@@ -263,17 +265,36 @@ def _play(backend, store, jobs, on_rows) -> int:
     return played
 
 
+def _jobs(studies, run_ids, todo, sizers, order) -> Iterator[tuple]:
+    """(run_id, study, chunk, sizer) across the studies in the order of
+    ``order(j, chunk_number, first_index)``; each chunk is cut when it is due, as large as
+    its study's sizer then says."""
+    made = [0] * len(todo)
+    start = [0] * len(todo)
+    heap = [(order(j, 0, t[0]), j) for j, t in enumerate(todo) if t]
+    heapq.heapify(heap)
+    while heap:
+        _, j = heapq.heappop(heap)
+        chunk = todo[j][start[j]:start[j] + sizers[j].size()]
+        start[j] += len(chunk)
+        made[j] += 1
+        yield run_ids[j], studies[j], chunk, sizers[j]
+        if start[j] < len(todo[j]):
+            heapq.heappush(heap, (order(j, made[j], todo[j][start[j]]), j))
+
+
 def play_studies(studies: Sequence[arena.Study], counts: Sequence[int], db, *,
                  label: str, console, progress: bool = True, backend: str = "local",
                  workers: int | None = None, address: str | None = None,
                  chunk_size: int | None = None, order=None) -> dict:
     """Play games 0..counts[j]-1 of every study into the store at `db` (stored ones are
     skipped) under one progress bar. Chunks are submitted in the order of
-    ``order(j, chunk_number, chunk)`` (default: chunk by chunk across the studies). Returns
-    ``{"rows": [stored rows of study j], "played", "already", "workers", "run_ids"}``."""
+    ``order(j, chunk_number, first_index)`` (default: chunk by chunk across the studies)
+    and sized by `arena.ChunkSizer`. Returns ``{"rows": [stored rows of study j],
+    "played", "already", "workers", "run_ids"}``."""
     from studies.fpa import progress_bar
 
-    order = order or (lambda j, number, chunk: (number, j))
+    order = order or (lambda j, number, first: (number, j))
     total = int(sum(counts))
     with Store(db) as store:
         run_ids = [store.run_id(s.identity(), arena.versions()) for s in studies]
@@ -287,15 +308,10 @@ def play_studies(studies: Sequence[arena.Study], counts: Sequence[int], db, *,
         except RuntimeError as e:           # e.g. --backend ray without Ray installed
             raise ValueError(str(e)) from None
         with be, progress_bar(console, progress) as bar:
-            jobs = []
-            for j, (study, rid, t) in enumerate(zip(studies, run_ids, todo, strict=True)):
-                size = chunk_size or arena.default_chunk_size(study, total_todo, be.workers)
-                for k in range(0, len(t), size):
-                    chunk = t[k:k + size]
-                    jobs.append((order(j, k // size, chunk), rid, study, chunk))
-            jobs.sort(key=lambda x: x[0])
+            sizers = [arena.ChunkSizer(arena.default_chunk_size(s, total_todo, be.workers),
+                                       chunk_size) for s in studies]
             task = bar.add_task(label, total=total, completed=total - total_todo)
-            played = _play(be, store, [x[1:] for x in jobs],
+            played = _play(be, store, _jobs(studies, run_ids, todo, sizers, order),
                            lambda rows: bar.advance(task, len(rows)))
             workers_used = be.workers
         rows = [store.games(rid, below=c) for rid, c in zip(run_ids, counts, strict=True)]
@@ -320,7 +336,7 @@ def run_match(config: MatchConfig, console=None) -> dict:
                        console=console, progress=config.progress, backend=config.backend,
                        workers=config.workers, address=config.address,
                        chunk_size=config.chunk_size,
-                       order=lambda j, number, chunk: match_index(j, chunk[0], num_orbits, n))
+                       order=lambda j, number, first: match_index(j, first, num_orbits, n))
     played, workers_used, run_ids = res["played"], res["workers"], res["run_ids"]
     rows = []
     for j, study_rows in enumerate(res["rows"]):

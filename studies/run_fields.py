@@ -88,7 +88,7 @@ def address():
 
 def chunk_size():
     return option(None, help="games per worker task", type=int_at_least(1),
-                  show="about 4 tasks per worker")
+                  show="about 30 s of games a task")
 
 
 def progress():

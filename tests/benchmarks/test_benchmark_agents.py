@@ -172,8 +172,11 @@ def test_a_row_plays_its_games_and_their_control_seed_by_seed(tmp_path, monkeypa
     play = match._play
 
     def recording(be, store, jobs, advance):
-        submitted.extend(chunk[0] for _, _, chunk in jobs)
-        return play(be, store, jobs, advance)
+        def seen():
+            for job in jobs:
+                submitted.append(job[2][0])
+                yield job
+        return play(be, store, seen(), advance)
 
     monkeypatch.setattr(match, "_play", recording)
     row = bench.strength_row("hansa", "noisy:0.5-heuristic", 2, 4, db, workers=1,

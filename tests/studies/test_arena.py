@@ -200,6 +200,59 @@ def test_resume_skips_completed_seeds_and_keeps_rows(tmp_path):
         assert r4.played == 0 and r4.already == 150
 
 
+# ------------------------------------------------------------------------ chunks
+
+
+def test_chunk_sizer_follows_the_measured_pace():
+    sizer = arena.ChunkSizer(cap=20, target=30.0)
+    assert sizer.size() == 1                                   # nothing measured yet
+    sizer.observe([{"duration": 10.0}, {"duration": 14.0}])    # 12 s a game
+    assert sizer.size() == 2
+    sizer.observe([{"duration": 0.001}] * 98)                  # now 0.24 s a game
+    assert sizer.size() == 20                                  # capped
+    slow = arena.ChunkSizer(cap=20, target=30.0)
+    slow.observe([{"duration": 120.0}])
+    assert slow.size() == 1                                    # never below one game
+    instant = arena.ChunkSizer(cap=7)
+    instant.observe([{"duration": 0.0}])
+    assert instant.size() == 7
+    fixed = arena.ChunkSizer(cap=20, fixed=5)
+    fixed.observe([{"duration": 1000.0}])
+    assert fixed.size() == 5                                   # --chunk-size wins
+
+
+class _Clock:
+    """A one-process backend that records each chunk's size and reports every game as
+    taking `seconds`, so the run's sizing sees a slow or a fast study."""
+
+    def __init__(self, seconds):
+        self.inner, self.seconds, self.sizes = arena.LocalBackend(1), seconds, []
+        self.workers, self.window = 1, 1
+
+    def submit(self, study, indices, factories):
+        self.sizes.append(len(indices))
+        return self.inner.submit(study, indices, factories)
+
+    def wait(self, handles):
+        return self.inner.wait(handles)
+
+    def result(self, handle):
+        return [{**r, "duration": self.seconds} for r in self.inner.result(handle)]
+
+    def cancel(self, handle):
+        self.inner.cancel(handle)
+
+
+@pytest.mark.parametrize("seconds, sizes", [(60.0, [1] * 12), (1e-4, [1, 3, 3, 3, 2])])
+def test_run_sizes_chunks_by_the_games_pace(seconds, sizes, tmp_path):
+    study = arena.Study.create("hansa", 2, "random", fast=False)
+    backend = _Clock(seconds)
+    with Store(tmp_path / "r.sqlite") as store:
+        res = arena.run(study, store, 12, backend=backend)     # cap: 12 / 4 = 3
+        assert res.played == 12 and store.count(res.run_id) == 12
+    assert backend.sizes == sizes
+
+
 # ---------------------------------------------------------------------- backends
 
 

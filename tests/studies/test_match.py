@@ -13,6 +13,7 @@ import agents
 from studies import arena
 from studies.match import (
     MatchConfig,
+    _jobs,
     check_writable_dir,
     lineups,
     match_index,
@@ -254,3 +255,24 @@ def test_hansa_through_both_local_backends_gives_the_same_rows(tmp_path):
                  for r in a.games(1)]
         assert strip == [{k: v for k, v in r.items() if k not in ("duration", "finished")}
                          for r in b.games(1)]
+
+
+def test_jobs_cut_every_game_once_in_order_each_chunk_sized_when_due():
+    """`_jobs` submits chunks in the order's sequence, covers each study's games once, and
+    asks a study's sizer only when that study's next chunk is due, so a sizer that has
+    seen slow games cuts the rest small."""
+    todo = [[0, 1, 2, 3, 4, 5, 6, 7], [2, 5, 9], []]
+    sizers = [arena.ChunkSizer(cap=3), arena.ChunkSizer(cap=5, fixed=2),
+              arena.ChunkSizer(cap=3)]
+    jobs = _jobs(["a", "b", "c"], [10, 11, 12], todo, sizers,
+                 lambda j, number, first: (first, j))
+    cut = []
+    for run_id, study, chunk, sizer in jobs:
+        assert run_id == {"a": 10, "b": 11}[study]
+        cut.append((study, chunk))
+        if study == "a" and chunk == [0]:
+            sizer.observe([{"duration": 0.001}])      # fast: the next chunks are at the cap
+        if study == "a" and chunk == [1, 2, 3]:
+            sizer.observe([{"duration": 100.0}] * 3)  # slow: one game at a time from here
+    assert cut == [("a", [0]), ("a", [1, 2, 3]), ("b", [2, 5]), ("a", [4]), ("a", [5]),
+                   ("a", [6]), ("a", [7]), ("b", [9])]
