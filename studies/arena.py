@@ -57,6 +57,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent import futures
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 
@@ -480,24 +481,31 @@ def make_backend(kind: str = "local", workers: int | None = None, address: str |
     raise ValueError(f"backend must be one of {BACKENDS}, got {kind!r}")
 
 
-def iter_chunks(backend, study: Study, chunks: Iterable[Sequence[int]]) -> Iterator[list]:
-    """Rows of each chunk as it finishes (any order), at most `backend.window` in flight.
+def iter_jobs(backend, jobs: Iterable[tuple]) -> Iterator[tuple]:
+    """``(job, rows)`` for each job ``(study, indices, *anything)`` as it finishes (any
+    order), at most `backend.window` in flight. The next job is drawn only after the
+    caller has seen the previous rows, so a lazy `jobs` can size it from them. Closing the
+    generator early (break, exception) cancels the jobs not yet finished."""
+    factories: dict = {}             # id(study) -> (study, its factories); holds the study
 
-    Closing the generator early (break, exception) cancels the chunks not yet started.
-    """
-    factories = _factories_for(study)
-    it = iter(chunks)
-    pending = {}
+    def submit(job):
+        study, indices = job[0], job[1]
+        if id(study) not in factories:
+            factories[id(study)] = (study, _factories_for(study))
+        pending[backend.submit(study, indices, factories[id(study)][1])] = job
+
+    it = iter(jobs)
+    pending: dict = {}
     try:
-        for c in islice(it, backend.window):
-            pending[backend.submit(study, c, factories)] = c
+        for job in islice(it, backend.window):
+            submit(job)
         while pending:
             for h in backend.wait(list(pending)):
-                pending.pop(h)
-                yield backend.result(h)
-                nxt = next(it, None)        # cut after the caller has seen the rows
+                job = pending.pop(h)
+                yield job, backend.result(h)
+                nxt = next(it, None)
                 if nxt is not None:
-                    pending[backend.submit(study, nxt, factories)] = nxt
+                    submit(nxt)
     finally:
         for h in pending:
             backend.cancel(h)
@@ -581,9 +589,8 @@ def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None
     stopped = False
     t0 = time.perf_counter()
     try:
-        gen = iter_chunks(backend, study, chunks)
-        try:
-            for rows in gen:
+        with closing(iter_jobs(backend, ((study, c) for c in chunks))) as finished:
+            for _, rows in finished:
                 sizer.observe(rows)
                 played += store.add_games(run_id, rows)
                 if on_rows is not None:
@@ -591,8 +598,6 @@ def run(study: Study, store, games: int, *, backend=None, chunk_size: int | None
                 if stop is not None and stop(rows):
                     stopped = played < todo
                     break
-        finally:
-            gen.close()
     finally:
         if own:
             backend.close()

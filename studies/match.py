@@ -46,8 +46,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement, islice, permutations
+from itertools import combinations, combinations_with_replacement, permutations
 from pathlib import Path
 
 from studies import arena
@@ -232,41 +233,20 @@ def check_writable_dir(path: str | Path, flag: str = "--out") -> Path:
 
 
 def _play(backend, store, jobs, on_rows) -> int:
-    """Play `jobs` ((run_id, study, indices, sizer), in order; a lazy iterator may size its
-    chunks from what the sizers have seen) on `backend`, at most `backend.window` in
-    flight; store each chunk's rows as it finishes. Returns the number of new rows."""
-    factories: dict = {}
-    it = iter(jobs)
-    pending: dict = {}
+    """Play `jobs` ((study, indices, run_id, sizer), in order; a lazy iterator may size its
+    chunks from what the sizers have seen) on `backend`; store each chunk's rows as it
+    finishes. Returns the number of new rows."""
     played = 0
-
-    def submit(job):
-        run_id, study, idx, _ = job
-        if run_id not in factories:
-            factories[run_id] = arena._factories_for(study)
-        pending[backend.submit(study, idx, factories[run_id])] = job
-
-    try:
-        for job in islice(it, backend.window):
-            submit(job)
-        while pending:
-            for h in backend.wait(list(pending)):
-                run_id, _, _, sizer = pending.pop(h)
-                rows = backend.result(h)
-                sizer.observe(rows)
-                nxt = next(it, None)
-                if nxt is not None:
-                    submit(nxt)
-                played += store.add_games(run_id, rows)
-                on_rows(rows)
-    finally:
-        for h in pending:
-            backend.cancel(h)
+    with closing(arena.iter_jobs(backend, jobs)) as finished:
+        for (_, _, run_id, sizer), rows in finished:
+            sizer.observe(rows)
+            played += store.add_games(run_id, rows)
+            on_rows(rows)
     return played
 
 
 def _jobs(studies, run_ids, todo, sizers, order) -> Iterator[tuple]:
-    """(run_id, study, chunk, sizer) across the studies in the order of
+    """(study, chunk, run_id, sizer) across the studies in the order of
     ``order(j, chunk_number, first_index)``; each chunk is cut when it is due, as large as
     its study's sizer then says."""
     made = [0] * len(todo)
@@ -278,7 +258,7 @@ def _jobs(studies, run_ids, todo, sizers, order) -> Iterator[tuple]:
         chunk = todo[j][start[j]:start[j] + sizers[j].size()]
         start[j] += len(chunk)
         made[j] += 1
-        yield run_ids[j], studies[j], chunk, sizers[j]
+        yield studies[j], chunk, run_ids[j], sizers[j]
         if start[j] < len(todo[j]):
             heapq.heappush(heap, (order(j, made[j], todo[j][start[j]]), j))
 

@@ -174,7 +174,7 @@ def test_a_row_plays_its_games_and_their_control_seed_by_seed(tmp_path, monkeypa
     def recording(be, store, jobs, advance):
         def seen():
             for job in jobs:
-                submitted.append(job[2][0])
+                submitted.append(job[1][0])
                 yield job
         return play(be, store, seen(), advance)
 

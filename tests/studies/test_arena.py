@@ -253,6 +253,52 @@ def test_run_sizes_chunks_by_the_games_pace(seconds, sizes, tmp_path):
     assert backend.sizes == sizes
 
 
+class _Ledger:
+    """A backend that plays nothing: it records submits and cancels, finishes jobs oldest
+    first and returns each job's indices as its rows."""
+
+    def __init__(self, window):
+        self.window, self.workers = window, window
+        self.submitted, self.cancelled, self.jobs = [], [], {}
+
+    def submit(self, study, indices, factories):
+        handle = len(self.submitted)
+        self.submitted.append(list(indices))
+        self.jobs[handle] = list(indices)
+        return handle
+
+    def wait(self, handles):
+        return [min(handles)]
+
+    def result(self, handle):
+        return self.jobs.pop(handle)
+
+    def cancel(self, handle):
+        self.cancelled.append(handle)
+
+
+def test_iter_jobs_keeps_a_window_draws_lazily_and_cancels_on_close():
+    """At most `window` jobs are in flight, the next job is drawn only after the caller has
+    seen a finished one, each job comes back with its rows, and closing early cancels the
+    jobs still in flight."""
+    study = arena.Study.create("hansa", 2, "random", fast=False)
+    backend, drawn = _Ledger(window=2), []
+
+    def jobs():
+        for k in range(6):
+            drawn.append(k)
+            yield study, [k], f"tag{k}"
+
+    finished = arena.iter_jobs(backend, jobs())
+    (job, rows) = next(finished)
+    assert job == (study, [0], "tag0") and rows == [0]
+    assert drawn == [0, 1] and backend.submitted == [[0], [1]]
+    (job, rows) = next(finished)
+    assert job[2] == "tag1" and drawn == [0, 1, 2]
+    finished.close()
+    assert backend.cancelled == [2] and drawn == [0, 1, 2]
+
+
 # ---------------------------------------------------------------------- backends
 
 

@@ -267,7 +267,7 @@ def test_jobs_cut_every_game_once_in_order_each_chunk_sized_when_due():
     jobs = _jobs(["a", "b", "c"], [10, 11, 12], todo, sizers,
                  lambda j, number, first: (first, j))
     cut = []
-    for run_id, study, chunk, sizer in jobs:
+    for study, chunk, run_id, sizer in jobs:
         assert run_id == {"a": 10, "b": 11}[study]
         cut.append((study, chunk))
         if study == "a" and chunk == [0]:
