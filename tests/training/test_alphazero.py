@@ -267,3 +267,41 @@ def test_a_log_from_before_a_new_column_is_rewritten_with_it(tmp_path):
     assert list(rows[0]) == LOG_COLUMNS and len(rows) == 2
     assert (rows[0]["net_vs_heuristic"], rows[0]["az_vs_mcts"]) == ("0.4", "")
     assert (rows[1]["iteration"], rows[1]["az_vs_mcts"]) == ("1", "0.6")
+
+
+def test_init_fill_starts_the_buffer_with_heuristic_decisions_unfitted(tmp_path):
+    """--init NET --init-fill N: the buffer starts with N heuristic games' decisions (the
+    warm start's records, one in --warm-every), and the net is the given one, not fitted."""
+    from training.alphazero.warmstart import heuristic_records
+
+    train(AlphaZeroConfig(**TINY, iterations=0, out=str(tmp_path / "a")))
+    source = str(tmp_path / "a" / "net.npz")
+    out = tmp_path / "b"
+    train(AlphaZeroConfig(**TINY, iterations=0, out=str(out), init=source, init_fill=3))
+    first, _, _ = pvnet.load(out / "nets" / "net_0000.npz")
+    given, _, _ = pvnet.load(source)
+    assert all(np.array_equal(x, y) for x, y in zip(first, given, strict=True))
+    g = registry.game("hansa")
+    b = replay.ReplayBuffer.load(out / "replay.npz", 10**6, g.obs_size, g.num_actions)
+    want = heuristic_records(g, 2, 3, seed=2**41, every=1)
+    assert b.size == len(want["obs"]) > 0
+    assert np.array_equal(b.data["policy"][:b.size], want["policy"])
+    with pytest.raises(ValueError, match="--init-fill fills the buffer"):
+        AlphaZeroConfig(**TINY, init_fill=2)
+
+
+def test_each_rated_generation_plays_its_predecessor(tmp_path):
+    """--rate-prev-games: every rating after the first names the previous rated iteration
+    and az's share against it; the first (nothing before it) leaves the columns blank."""
+    from training import checkpoints as ck
+
+    out = tmp_path / "r"
+    train(AlphaZeroConfig(**{**TINY, "players": 3, "rate_mcts_games": 0}, iterations=4,
+                          out=str(out), rate_prev_games=3))
+    rows = ck.read_rows(out / "log.csv")
+    rated = [r for r in rows if r["az_vs_heuristic"] != ""]
+    assert [r["iteration"] for r in rated] == ["0", "2", "4"]
+    assert rated[0]["az_vs_prev"] == ""
+    assert [r["prev_iteration"] for r in rated[1:]] == ["0", "2"]
+    for r in rated[1:]:
+        assert 0.0 <= float(r["az_prev_low"]) <= float(r["az_vs_prev"]) <= float(r["az_prev_high"])

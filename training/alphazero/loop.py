@@ -46,7 +46,8 @@ from training import checkpoints as ck
 
 LOG_COLUMNS = ["iteration", "seconds", "core_hours", "positions", "games", "policy_loss",
                "value_loss", "net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic",
-               "az_low", "az_high", "az_vs_mcts", "az_mcts_low", "az_mcts_high"]
+               "az_low", "az_high", "az_vs_mcts", "az_mcts_low", "az_mcts_high",
+               "prev_iteration", "az_vs_prev", "az_prev_low", "az_prev_high"]
 MCTS_OPPONENT = "mcts:400"
 
 
@@ -72,6 +73,10 @@ class AlphaZeroConfig:
                               "(its width and blocks)", show="a warm start")
     init_replay: str | None = option(None, help="with --init: a replay.npz to start the "
                                      "buffer with", show="an empty buffer")
+    init_fill: int = option(0, type=int_at_least(0), help="with --init: heuristic games "
+                            "whose decisions (one in --warm-every) start the buffer, not "
+                            "fitted: the first self-play games alone are too few for the "
+                            "value head")
     warm_games: int = option(2000, type=int_at_least(0), help="heuristic games for the warm "
                              "start (0: none)")
     warm_epochs: int = option(4, type=int_at_least(1), help="epochs over the warm start")
@@ -99,6 +104,9 @@ class AlphaZeroConfig:
                                    "rated")
     rate_mcts_games: int = option(20, type=int_at_least(0), help="rating games of az "
                                   "against mcts:400 (0: none; a Voyage game takes ~40 s)")
+    rate_prev_games: int = option(0, type=int_at_least(0), help="rating games of az "
+                                  "against the previous rated net's az, same search (at 3-4 "
+                                  "players: one seat against it in the others; 0: none)")
     actors: int = option(0, type=int_at_least(0), help="self-play actors on Ray (with "
                          "--backend ray; 0: self-play in this process)")
     address: str | None = option(None, help="Ray cluster address (with --backend rllib "
@@ -121,6 +129,8 @@ class AlphaZeroConfig:
             raise ValueError(f"value_blend must be in [0, 1], got {self.value_blend!r}")
         if self.init_replay is not None and self.init is None:
             raise ValueError("--init-replay fills the buffer of a run started from --init NET")
+        if self.init_fill and self.init is None:
+            raise ValueError("--init-fill fills the buffer of a run started from --init NET")
         if self.out is None:
             self.out = f"results/train/az_{self.game}_{self.players}p"
         self.out = str(self.out)
@@ -296,6 +306,12 @@ class Run:
         if c.init_replay is not None:
             with np.load(c.init_replay) as data:
                 self.buffer.add({k: data[k] for k in FIELDS})
+        if c.init_fill:
+            from training.alphazero.warmstart import heuristic_records
+
+            self.buffer.add(heuristic_records(self.game, c.players, c.init_fill,
+                                              seed=2**41 + c.seed, every=c.warm_every,
+                                              hint=bool(c.hint)))
         self.state["warm"] = True
         if not self.buffer.size:
             return {}
@@ -340,7 +356,20 @@ class Run:
             vs = win_share(f"az:{path}", MCTS_OPPONENT, c.game, c.players, c.rate_mcts_games,
                            agent_kwargs=search)
             found.update(az_vs_mcts=vs.rate, az_mcts_low=vs.low, az_mcts_high=vs.high)
+        prev = self.predecessor()
+        if c.rate_prev_games and prev is not None:
+            vs = win_share(f"az:{path}", f"az:{prev[1]}", c.game, c.players,
+                           c.rate_prev_games, agent_kwargs=search, opponent_kwargs=search)
+            found.update(prev_iteration=prev[0], az_vs_prev=vs.rate, az_prev_low=vs.low,
+                         az_prev_high=vs.high)
         return found
+
+    def predecessor(self) -> tuple[int, Path] | None:
+        """The last rated net before this iteration (nets/net_<iteration>.npz), if any."""
+        now = self.state["iteration"]
+        kept = sorted((int(f.stem.split("_")[1]), f) for f in (self.out / "nets").glob("net_*.npz"))
+        older = [(i, f) for i, f in kept if i < now]
+        return older[-1] if older else None
 
     def checkpoint(self) -> None:
         import torch

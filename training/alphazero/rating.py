@@ -11,14 +11,17 @@ EVAL_SEED = 2**40 + 7      # far from the self-play seeds
 
 
 def win_share(agent: str, opponent: str, game: str, num_players: int, games: int,
-              seed: int = EVAL_SEED, agent_kwargs: dict | None = None) -> WinRate:
+              seed: int = EVAL_SEED, agent_kwargs: dict | None = None,
+              opponent_kwargs: dict | None = None) -> WinRate:
     """`agent` in one seat, `opponent` in the others, the agent's seat rotated game by
     game; its share of the wins (a shared win counts as its share)."""
     from studies import arena
 
     lineup = [agent] + [opponent] * (num_players - 1)
+    kwargs = {name: kw for name, kw in ((agent, agent_kwargs), (opponent, opponent_kwargs))
+              if kw}
     study = arena.Study.create(game, num_players, lineup, seating="rotate", base_seed=seed,
-                               agent_kwargs={agent: agent_kwargs} if agent_kwargs else None)
+                               agent_kwargs=kwargs or None)
     rows = arena.play_chunk(study, range(games))
     wins = 0.0
     for i, row in enumerate(rows):
