@@ -86,7 +86,12 @@ def test_batched_gumbel_search_equals_one_game_searches(game):
         v = alone.run(roots[i:i + 1].copy(), players[i:i + 1], keys[i:i + 1].copy())
         np.testing.assert_array_equal(v[0], visits[i])
         assert alone.chosen[0] == together.chosen[i]
-        np.testing.assert_array_equal(alone.improved[0], together.improved[i])
+        # The visits and the choice are the contract: batching changes no decision. The
+        # improved policy is float32 from the net, whose product over 3 rows and over 1 row
+        # BLAS may sum in another order (per CPU kernel): a few float32 ulps apart
+        # (7.7e-07 seen on AMD EPYC). 1e-5 admits that; another root's or another key's
+        # search differs by orders more.
+        np.testing.assert_allclose(alone.improved[0], together.improved[i], rtol=0, atol=1e-5)
 
 
 def test_the_gumbel_az_agent_plays_its_halving_winner_and_refuses_a_time_budget(tmp_path):
