@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.timing import measure
+from studies.positions import decision_positions, random_positions
 from tradewinds import cli_args
 
 RESULTS = Path(__file__).parent / "results"
@@ -58,28 +59,12 @@ ISMCTS_TARGET = 2     # our random-rollout simulations/s over OpenSpiel's ISMCTS
 # ------------------------------------------------------------------------------ speed
 
 
-def _positions(game, n, count, seed=0):
-    """Mid-game positions from random play (the searches start here)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.new_state(n, int(rng.integers(1 << 30)))
-        for _ in range(int(rng.integers(20, 120))):
-            if game.is_terminal(s):
-                break
-            legal = game.legal_actions(s)
-            game.step(s, legal[int(rng.integers(len(legal)))])
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
-
-
 def ismcts_speed(game_name, n, rollout, simulations=400, cfg=None):
     from agents import ismcts
     from tradewinds import registry
 
     game = registry.game(game_name)
-    states = _positions(game, n, 16)
+    states = random_positions(game, n, 16)
     key = np.array([1, 2], dtype=np.int32)
     ismcts.search(game, states[0], game.current_player(states[0]), key, 8, rollout=rollout)
     it = iter(range(1 << 62))
@@ -126,7 +111,7 @@ def heuristic_speed(game_name, n, cfg=None):
     from tradewinds import registry
 
     game = registry.game(game_name)
-    states = _positions(game, n, 64, seed=1)
+    states = random_positions(game, n, 64, seed=1)
     mask = np.zeros(game.num_actions, dtype=np.int8)
     key = np.array([3, 4], dtype=np.int32)
     heuristic.decide(game.aux, states[0], mask, key)
@@ -374,27 +359,6 @@ def departures(args) -> dict:
 
 
 # ---------------------------------------------------------------------- decision time
-
-
-def decision_positions(game, n: int, count: int, seed: int = 0, every: int = 4) -> list:
-    """`count` states of heuristic self-play where the seat to move has a choice, one
-    decision in `every`, from as many games as that takes."""
-    from agents import make_agent
-    from studies.arena import agent_action
-
-    heuristic = make_agent("heuristic", game=game.name)
-    out, seen, g = [], 0, 0
-    while len(out) < count:
-        state, rng = game.new_state(n, seed + g), np.random.default_rng([seed, g])
-        while len(out) < count and not (game.is_terminal(state) or game.is_truncated(state)):
-            if game.legal_mask(state).sum() > 1:
-                seen += 1
-                if seen % every == 0:
-                    out.append(state.copy())
-            game.step(state, agent_action(heuristic, game, state,
-                                          game.current_player(state), rng))
-        g += 1
-    return out
 
 
 def decision_time_row(game_name: str, n: int, names: list, count: int) -> dict:

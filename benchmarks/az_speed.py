@@ -72,7 +72,7 @@ def as_played(game, weights, meta, sims: int, count: int) -> tuple[float, float]
     net's own search settings on `count` positions of heuristic games (the first search,
     which compiles, untimed)."""
     from agents.az import AlphaZeroAgent
-    from benchmarks.agents import decision_positions
+    from studies.positions import decision_positions
 
     config = AlphaZeroAgent(game.name, simulations=sims).search_config(meta)
     searcher = az_search.Searcher(game, weights, 1, config)

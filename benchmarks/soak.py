@@ -9,10 +9,10 @@ For each game (Hansa, Voyage) it plays `--games` uniformly random games and
 `--heuristic-games` games of the heuristic agent in every seat (`agents.heuristic
 .HeuristicAgent`: the game's njit strategy on a determinization of the real state), with
 the kernel and the reference (`reference.py`) in lockstep. At **every** step
-`first_difference` compares the full state vector (named by field), the legal masks, the
-current player, terminal flags, scores, winners and every seat's observation; at the end
-the truncation flag and the returns. A game stops at its first disagreement, which is
-reported with its seed and step.
+`tradewinds.differential.first_difference` compares the full state vector (named by
+field), the legal masks, the current player, terminal flags, scores, winners and every
+seat's observation; at the end the truncation flag and the returns. A game stops at its
+first disagreement, which is reported with its seed and step.
 
 The kernel side runs through the raw kernels (`game.kernels`, no per-call wrappers) on
 the states they made: each game's first and last state pass `validate_state`, and every
@@ -53,6 +53,8 @@ from functools import cache
 
 import numpy as np
 
+from tradewinds.differential import comparison
+
 GAMES = ("hansa", "voyage")
 KINDS = ("random", "heuristic")
 CHOICES = {   # the options that change the rules (max_rounds only caps the length)
@@ -72,125 +74,6 @@ CAP_EVERY = 25                        # every 25th random game is capped ...
 SHORT_CAP = {"hansa": 8, "voyage": 4}  # ... at this many rounds
 HEUR = 1_000_000_000                  # seed offset of the heuristic games
 CHUNK = 10                            # games per worker task
-
-
-# ---------------------------------------------------------------------- the comparison
-
-
-def differing_fields(layout, a: np.ndarray, b: np.ndarray) -> dict:
-    """{field: (a's values, b's values)} for every layout field where two states differ."""
-    return {name: (layout.view(a, name).tolist(), layout.view(b, name).tolist())
-            for name in layout.fields
-            if not np.array_equal(layout.view(a, name), layout.view(b, name))}
-
-
-class Comparison:
-    """`first_difference` for one game, with its buffers: the raw kernels
-    (`game.kernels`) write into arrays made once (refilled with a value no kernel writes,
-    so an entry left unwritten differs), and the two sides are compared as lists or bytes
-    first; only a mismatch is looked at value by value (so 0.0 and -0.0 stay equal, as
-    `np.array_equal` has them) and named. After a call that reached the legal mask,
-    `mask` holds the kernel's legal mask of the state compared and `legal` its legal
-    action ids (ascending)."""
-
-    def __init__(self, game):
-        self.game = game
-        self.kernels = game.kernels
-        self.mask = np.zeros(game.num_actions, dtype=np.int8)
-        self.legal: list = []
-        self.obs = np.zeros(game.obs_size, dtype=np.float32)
-        self.seats = np.zeros(game.max_players, dtype=np.int64)
-
-    def __call__(self, state: np.ndarray, ref, observations: bool = True) -> str | None:
-        game, k = self.game, self.kernels
-        if hasattr(ref, "state_values"):      # the reference's state as a list of ints
-            same = state.tolist() == ref.state_values()
-        else:
-            same = state.tobytes() == ref.to_state().tobytes()
-        if not same:
-            other = ref.to_state()
-            if not np.array_equal(state, other):
-                layout = game.checks.layout
-                return f"state: {differing_fields(layout, state, other)} (kernel, reference)"
-        game.checked(state, play=True)  # the kernels' structural check: raw calls are safe
-        n = int(state[0])
-        mask = self.mask
-        mask.fill(2)                          # an entry the kernel leaves unwritten shows
-        k.legal_mask(state, mask)
-        self.legal = np.flatnonzero(mask).tolist()
-        if not (hasattr(ref, "legal_actions") and self.legal == ref.legal_actions()):
-            km, rm = mask.astype(bool), np.asarray(ref.legal_mask(), dtype=bool)
-            if not np.array_equal(km, rm):
-                only_k = [game.action_name(a) for a in np.flatnonzero(km & ~rm)]
-                only_r = [game.action_name(a) for a in np.flatnonzero(rm & ~km)]
-                return f"legal mask: kernel only {only_k}, reference only {only_r}"
-        kp, rp = int(k.current_player(state)), ref.current_player()
-        if kp != rp:
-            return f"current player: kernel {kp}, reference {rp}"
-        over = bool(k.is_terminal(state))
-        if over != ref.is_terminal():
-            return f"terminal: kernel {over}, reference {ref.is_terminal()}"
-        seats = self.seats
-        seats[:] = 0
-        k.scores(state, seats)
-        ks, rs = seats[:n].tolist(), [int(x) for x in ref.scores()]
-        if ks != rs:
-            return f"scores: kernel {ks}, reference {rs}"
-        seats[:] = 0
-        k.winners(state, seats)
-        kw, rw = np.flatnonzero(seats[:n]).tolist(), list(ref.winners())
-        if kw != rw:
-            return f"winners: kernel {kw}, reference {rw}"
-        if observations:
-            seen = (ref.observations() if hasattr(ref, "observations")
-                    else [ref.observe(p) for p in range(n)])
-            ko = self.obs
-            for p in range(n):
-                ko.fill(np.nan)               # an entry left unwritten differs
-                k.observe(state, p, ko)
-                ro = np.asarray(seen[p], dtype=np.float32)
-                if ko.tobytes() != ro.tobytes() and not np.array_equal(ko, ro):
-                    bad = np.flatnonzero(ko != ro)[:8]
-                    return f"observation of seat {p}: " + ", ".join(
-                        f"{game.obs_names[i]} kernel {ko[i]} reference {ro[i]}" for i in bad)
-        if over:
-            kt = bool(k.is_truncated(state))
-            if kt != ref.is_truncated():
-                return f"truncated: kernel {kt}, reference {ref.is_truncated()}"
-            kr = np.zeros(game.max_players, dtype=np.float64)
-            k.returns(state, kr)
-            kr, rr = kr[:n], np.asarray(ref.returns(), dtype=np.float64)
-            if kr.shape != rr.shape or not np.allclose(kr, rr):
-                return f"returns: kernel {kr.tolist()}, reference {rr.tolist()}"
-        return None
-
-
-_COMPARISONS: dict = {}
-
-
-def comparison(game) -> Comparison:
-    """The `Comparison` of `game` (made once per game object)."""
-    c = _COMPARISONS.get(id(game))
-    if c is None or c.game is not game:
-        c = _COMPARISONS[id(game)] = Comparison(game)
-    return c
-
-
-def first_difference(game, state: np.ndarray, ref, observations: bool = True) -> str | None:
-    """None when the kernel state `state` of `game` and the reference game `ref` agree on
-    everything the players and the protocol can see; else what differs first: the state
-    vector (by field), the legal mask (by action name), the current player, the terminal
-    flag, scores, winners, the observation of a seat (by entry name; `observations=False`
-    skips them), and for a finished game the truncation flag and the returns.
-
-    The kernel side is asked through the raw kernels (`game.kernels`) once the state has
-    equalled the reference's and passed the game's structural check (`Game.checked`), so
-    no query can crash on it; a state from anywhere is fine."""
-    if not (type(state) is np.ndarray and state.dtype == np.int32
-            and state.shape == (game.state_size,) and state.flags.c_contiguous
-            and state.flags.writeable):
-        state = game.checked(state, play=True)   # ValueError, or a plain copy
-    return comparison(game)(state, ref, observations)
 
 
 # ---------------------------------------------------------------------- the games

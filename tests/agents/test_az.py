@@ -277,7 +277,7 @@ def test_unsearched_families_are_played_by_the_raw_policy_and_the_rest_searched(
         tmp_path, monkeypatch):
     """With ``unsearched=("move",)`` az plays the raw policy's choice wherever it is a
     move step, with no search, and searches every other decision."""
-    from benchmarks.agents import decision_positions
+    from studies.positions import decision_positions
 
     g = registry.game("voyage")
     found = decision_positions(g, 2, 60, seed=4)

@@ -11,8 +11,8 @@ from agents import destinations_voyage as D
 from agents import heuristic_voyage as H
 from agents import pvnet
 from agents.heuristic import rng_key
-from benchmarks.agents import decision_positions
 from studies.arena import agent_action
+from studies.positions import decision_positions
 from tests.helpers.hidden_variants import choice, voyage_variant
 from tests.helpers.positions import positions
 from tests.helpers.searches import count_searches

@@ -59,41 +59,6 @@ def test_the_schedule_spreads_players_and_option_sets():
     assert (a.steps, a.truncated) == (b.steps, b.truncated), "a game replays exactly"
 
 
-def test_first_difference_names_what_differs():
-    from voyage_env import GAME
-    from voyage_env.reference import VoyageGame
-
-    s = GAME.new_state(3, 2, black_ship=True)
-    ref = VoyageGame(3, 2, black_ship=True)
-    assert soak.first_difference(GAME, s, ref) is None
-    t = s.copy()
-    GAME.checks.layout.view(t, "vp")[1] = 3
-    assert "state: {'vp'" in soak.first_difference(GAME, t, ref)
-
-
-def test_the_fast_paths_still_name_what_differs(monkeypatch):
-    """The comparison looks at lists and bytes first (legal ids, observation bytes); what
-    they catch is named as before, and bytes that differ with equal values (-0.0) agree."""
-    from voyage_env import GAME
-    from voyage_env.reference import VoyageGame
-
-    s = GAME.new_state(3, 2, black_ship=True)
-    ref = VoyageGame(3, 2, black_ship=True)
-    legal, seen = ref.legal_actions(), ref.observations()
-    monkeypatch.setattr(ref, "legal_actions", lambda: legal[1:])
-    assert soak.first_difference(GAME, s, ref) == (
-        f"legal mask: kernel only ['{GAME.action_name(legal[0])}'], reference only []")
-    monkeypatch.setattr(ref, "legal_actions", lambda: legal)
-    zero = int(np.flatnonzero(seen[1] == 0)[0])
-    signed = [o.copy() for o in seen]
-    signed[1][zero] = -0.0
-    monkeypatch.setattr(ref, "observations", lambda: signed)
-    assert soak.first_difference(GAME, s, ref) is None
-    signed[1][zero] = 0.5
-    assert soak.first_difference(GAME, s, ref) == (
-        f"observation of seat 1: {GAME.obs_names[zero]} kernel 0.0 reference 0.5")
-
-
 @pytest.mark.parametrize("name", soak.GAMES)
 def test_the_references_shortcuts_equal_their_plain_answers(name):
     """What the soak asks the references for (every seat's observation at once, the state

@@ -2,16 +2,16 @@
 
 The two were written independently from the rules and docs/hansa_engine.md. At every
 step: the full state vector, the legal mask, every seat's observation, scores, winners
-and the current player must be equal (`benchmarks.soak.first_difference`, the soak's
-comparison); illegal actions must be refused by both.
+and the current player must be equal (`tradewinds.differential.first_difference`, the
+soak's comparison); illegal actions must be refused by both.
 """
 
 import numpy as np
 import pytest
 
-from benchmarks.soak import first_difference
 from hansa_env import GAME
 from hansa_env.reference import HansaGame
+from tradewinds.differential import first_difference
 
 GAMES_PER_COUNT = 200
 

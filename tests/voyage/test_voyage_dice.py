@@ -16,7 +16,6 @@ import pytest
 import tradewinds
 import voyage_env
 from agents.heuristic import HeuristicAgent
-from benchmarks.soak import first_difference
 from tests.helpers.voyage_helpers import (
     COST_MAP,
     SplitMix64,
@@ -31,6 +30,7 @@ from tests.helpers.voyage_helpers import (
     staged,
     tiny_game,
 )
+from tradewinds.differential import first_difference
 from voyage_env import GAME, scenario
 from voyage_env.reference import VoyageGame
 from voyage_env.state import (

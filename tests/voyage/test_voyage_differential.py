@@ -5,15 +5,16 @@ state vectors (including the RNG words, the deck order and the pending-work fiel
 the legal masks must be equal; observations of every seat, scores and winners are
 compared along the way and at the end. Uniform random games on the default board cover
 the early game; a goal-directed policy on a medium map plays whole games through
-docking, upgrades, monastery tiles and the end of the game. The comparison is the soak's
-(`benchmarks.soak.first_difference`, which runs it over thousands of games).
+docking, upgrades, monastery tiles and the end of the game. The comparison is
+`tradewinds.differential.first_difference` (`benchmarks.soak` runs it over thousands of
+games).
 """
 
 import numpy as np
 import pytest
 
-from benchmarks.soak import first_difference
 from tests.helpers.voyage_medium import MEDIUM, goal_policy
+from tradewinds.differential import first_difference
 from voyage_env import GAME, make_game
 from voyage_env.reference import VoyageGame
 
