@@ -1,7 +1,7 @@
 """Can a net rank a Voyage turn's destinations as the playouts do?
 
-    python -m benchmarks.destination_ranking --positions 150
-    python -m benchmarks.destination_ranking --net results/nets/other.npz --draws 16
+    python -m lab.destination_ranking --positions 150
+    python -m lab.destination_ranking --net results/nets/other.npz --draws 16
 
 At move positions of heuristic games (2 players) the destination search
 (`agents.destinations_voyage`) lists its candidate targets and values each by its paired
@@ -104,7 +104,7 @@ def measure(net_path: str | None, positions: int, draws: int, seed: int = 77) ->
     from agents import destinations_voyage as D
     from agents.heuristic import rng_key
     from agents.heuristic_voyage import PARAMS, PLAN_WEIGHTS
-    from benchmarks.agents import decision_positions
+    from studies.positions import decision_positions
     from tradewinds import registry
     from voyage_env import kernel as K
     from voyage_env.state import MOVE
@@ -145,7 +145,7 @@ def measure(net_path: str | None, positions: int, draws: int, seed: int = 77) ->
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.destination_ranking",
+    ap = argparse.ArgumentParser(prog="python -m lab.destination_ranking",
                                  description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--net", default=None, help="a Voyage 2-player net file (default: the "

@@ -1,6 +1,6 @@
 """Where the heuristic is beatable: each legal action's win chance, played out.
 
-    python -m benchmarks.headroom --game voyage --players 2 --games 4 --kinds bid monastery
+    python -m lab.headroom --game voyage --players 2 --games 4 --kinds bid monastery
 
 Along games the heuristic plays against itself, at every decision of the kinds asked for
 (the action name before ``:``) with more than one legal action, every legal action is
@@ -14,7 +14,7 @@ the best of many noisy means, measured on the samples that chose it, would flatt
 A search whose rollouts are the heuristic can win at most this much by choosing better at
 these decisions; where the gain is large and the search does not find it, its leaf
 judgement or depth is what misleads it (docs/agents.md).
-Results: ``benchmarks/results/headroom.json`` and ``.md``.
+Results: ``lab/results/headroom.json`` and ``.md``.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def markdown(result: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = cli_args.ArgumentParser(prog="python -m benchmarks.headroom", description=__doc__,
+    parser = cli_args.ArgumentParser(prog="python -m lab.headroom", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", type=cli_args.game_name, default="voyage")
     parser.add_argument("--players", type=cli_args.int_at_least(2), default=2)

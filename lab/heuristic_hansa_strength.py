@@ -1,7 +1,7 @@
 """Strength and speed of the Hansa heuristic (agents/heuristic_hansa.py).
 
-    python -m benchmarks.heuristic_hansa_strength                 # arena, 400 games per count
-    python -m benchmarks.heuristic_hansa_strength --games 200 --fast
+    python -m lab.heuristic_hansa_strength                 # arena, 400 games per count
+    python -m lab.heuristic_hansa_strength --games 200 --fast
 
 * arena (default): `studies.arena` studies "heuristic" against "random" with seats
   rotated, for 2, 3 and 4 players (the heuristic holds one seat, random the others); the

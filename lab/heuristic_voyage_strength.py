@@ -1,9 +1,9 @@
 """Strength, game length and speed of the Voyage heuristic (agents/heuristic_voyage.py).
 
-    python -m benchmarks.heuristic_voyage_strength                 # arena, 400 games per count
-    python -m benchmarks.heuristic_voyage_strength --games 1000 --fast
-    python -m benchmarks.heuristic_voyage_strength --fast --options black_ship=1
-    python -m benchmarks.heuristic_voyage_strength --fast --options dice_movement=1
+    python -m lab.heuristic_voyage_strength                 # arena, 400 games per count
+    python -m lab.heuristic_voyage_strength --games 1000 --fast
+    python -m lab.heuristic_voyage_strength --fast --options black_ship=1
+    python -m lab.heuristic_voyage_strength --fast --options dice_movement=1
 
 * win rate (default: the arena): `studies.arena` studies "heuristic" against "random"
   with seats rotated, for 2, 3 and 4 players (the heuristic holds one seat); its win share

@@ -1,7 +1,7 @@
 """How well the search's leaf values foretell the games: the net's value, the game's
 judgement (`agents.ismcts._evaluate`) and their mixes, against the outcomes.
 
-    python -m benchmarks.leaf_values agents/nets/voyage_2p.npz results/nets/other.npz \\
+    python -m lab.leaf_values agents/nets/voyage_2p.npz results/nets/other.npz \\
         --games 1000 --judge-draws 1 16
 
 Positions come from heuristic games on seeds no training uses (one non-forced decision

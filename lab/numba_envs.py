@@ -30,7 +30,7 @@ NUMPY = {"0.59": "numpy>=1.26,<2.1", "0.60": "numpy>=2.0,<2.1", "0.61": "numpy>=
 NUMPY_DEFAULT = "numpy>=2.4,<2.5"
 MARKER = "built.json"
 PACKAGES = ("tradewinds", "tradewinds_cli", "hansa_env", "voyage_env", "agents", "studies",
-            "training", "benchmarks")
+            "training", "benchmarks", "lab")
 
 
 def numpy_spec(release: str) -> str:

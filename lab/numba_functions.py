@@ -1,8 +1,8 @@
 """Each kernel function timed on its own, on fixed states; prints JSON (ns per call).
 
-    python -m benchmarks.numba_functions [--games hansa,voyage] [--players 2]
+    python -m lab.numba_functions [--games hansa,voyage] [--players 2]
 
-Run by `benchmarks.numba_releases --what functions` once per release and repeat, to
+Run by `lab.numba_releases --what functions` once per release and repeat, to
 name the functions that change most between numba releases. The states are the
 decisions of seeded random games (the same states under every release); each function is
 called on every state from an njit loop, so no Python dispatch is timed. ``step`` and

@@ -1,8 +1,8 @@
 """One repeat of the hot paths under whatever numba this interpreter has; prints JSON.
 
-    python -m benchmarks.numba_probe [--games hansa,voyage] [--players 2] [--min-time 1]
+    python -m lab.numba_probe [--games hansa,voyage] [--players 2] [--min-time 1]
 
-Run by `benchmarks.numba_releases` once per release and repeat, so the releases take
+Run by `lab.numba_releases` once per release and repeat, so the releases take
 turns on a loaded machine. Measures, with the functions of `benchmarks.throughput` and
 `benchmarks.timing`: whole random games inside njit (`kernel_playouts`), the batched
 random step (`batched`, one thread, so the figure is the kernels' and not the
@@ -34,12 +34,12 @@ def mcts_decisions(name, n, simulations, cfg) -> dict:
     """Decisions/s of the `mcts:<simulations>` agent on mid-game positions of random play
     (positions with one legal action are skipped: the agent does not search there)."""
     from agents.ismcts import ISMCTSAgent
-    from benchmarks.agents import _positions
+    from studies.positions import random_positions
     from tradewinds import registry
 
     game = registry.game(name)
     agent = ISMCTSAgent(name, spec=str(simulations))
-    states = [s for s in _positions(game, n, 24) if len(game.legal_actions(s)) > 1][:16]
+    states = [s for s in random_positions(game, n, 24) if len(game.legal_actions(s)) > 1][:16]
     masks = [game.legal_mask(s) for s in states]
     rng = np.random.default_rng(0)
     it = iter(range(1 << 62))

@@ -1,20 +1,20 @@
 """The hot paths under several numba releases, side by side, on one machine in one run.
 
-    python -m benchmarks.numba_releases                      # suite, 5 rounds
-    python -m benchmarks.numba_releases --releases 0.61.2 0.65.1 0.68.1 --quick
-    python -m benchmarks.numba_releases --what functions     # per kernel function
-    python -m benchmarks.numba_releases --what repro         # the small reproducers
+    python -m lab.numba_releases                      # suite, 5 rounds
+    python -m lab.numba_releases --releases 0.61.2 0.65.1 0.68.1 --quick
+    python -m lab.numba_releases --what functions     # per kernel function
+    python -m lab.numba_releases --what repro         # the small reproducers
 
-Builds (or reuses) one venv per release under ``--envs`` (`benchmarks.numba_envs`), then
-runs a measuring child in each: ``suite`` = `benchmarks.numba_probe` (kernel playouts,
-batched step, IS-MCTS decisions, AEC env), ``functions`` = `benchmarks.numba_functions`,
-``repro`` = `benchmarks.numba_repro`. Rounds are interleaved (round 1 in every venv, then
+Builds (or reuses) one venv per release under ``--envs`` (`lab.numba_envs`), then
+runs a measuring child in each: ``suite`` = `lab.numba_probe` (kernel playouts,
+batched step, IS-MCTS decisions, AEC env), ``functions`` = `lab.numba_functions`,
+``repro`` = `lab.numba_repro`. Rounds are interleaved (round 1 in every venv, then
 round 2, ...), so a change in the machine's load hits every release alike; the table
 gives the median per release over the rounds and the median of the same-round ratios of
 each release to the last one listed (the newest). Before the timed rounds every venv runs
 a short child untimed, all in parallel (compiles into that venv's own numba cache; the
 children run on a snapshot of the source, `numba_envs.snapshot`). Results go to
-``benchmarks/results/numba_<what>.json`` and ``.md`` (``numba_releases`` for the suite).
+``lab/results/numba_<what>.json`` and ``.md`` (``numba_releases`` for the suite).
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from benchmarks import numba_envs
+from lab import numba_envs
 
 RESULTS = Path(__file__).parent / "results"
 RELEASES = ("0.61.2", "0.65.1", "0.66.0", "0.68.1")
-CHILD = {"suite": "benchmarks.numba_probe", "functions": "benchmarks.numba_functions",
-         "repro": "benchmarks.numba_repro"}
+CHILD = {"suite": "lab.numba_probe", "functions": "lab.numba_functions",
+         "repro": "lab.numba_repro"}
 # per child: (figure to read from a row, unit, higher is better)
 METRIC = {"suite": ("steps_per_s", "/s", True), "functions": ("value", "ns/call", False),
           "repro": ("value", "ns/iter", False)}

@@ -1,12 +1,12 @@
 """Small standalone reproducers of code patterns of the kernels; prints JSON (ns/iter).
 
-    python -m benchmarks.numba_repro
-    python -m benchmarks.numba_releases --what repro     # under every release
+    python -m lab.numba_repro
+    python -m lab.numba_releases --what repro     # under every release
 
 Each pattern comes as written in the kernels (``*_slice``, ``*_copy``, ...) and as the
 plain loop that could replace it (``*_loop``); the sizes are the games' (an action mask
 of 65 or 90 int8 entries, a state of about 340 int32). Run by
-`benchmarks.numba_releases` once per release and repeat; docs/numba.md lists the
+`lab.numba_releases` once per release and repeat; docs/numba.md lists the
 figures and which patterns regress under the newer LLVM.
 """
 

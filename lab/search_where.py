@@ -1,8 +1,8 @@
 """Where an agent pays: the heuristic everywhere but at the chosen decisions, where another
 agent (`mcts:<N>` by default) decides instead; against the heuristic.
 
-    python -m benchmarks.search_where voyage --players 2 --games 100 --simulations 400
-    python -m benchmarks.search_where voyage --agent net --only move --games 400
+    python -m lab.search_where voyage --players 2 --games 100 --simulations 400
+    python -m lab.search_where voyage --agent net --only move --games 400
 
 By default the agent decides wherever the heuristic's choice is not one of the `--skip`
 families (the Voyage move steps); with `--only` it decides at those families alone. If

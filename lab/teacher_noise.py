@@ -1,6 +1,6 @@
 """How repeatable the search teacher's labels are: the same positions searched twice.
 
-    python -m benchmarks.teacher_noise voyage --players 2 --games 60 --simulations 400 \\
+    python -m lab.teacher_noise voyage --players 2 --games 60 --simulations 400 \\
         --net agents/nets/voyage_2p.npz
 
 A net taught `mcts:<N>`'s most visited action (`training.alphazero.dagger --search`) can

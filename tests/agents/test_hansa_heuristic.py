@@ -1,7 +1,7 @@
 """The Hansa heuristic (agents/heuristic_hansa.py): always legal, deterministic given its
 key, and playing the strategy of the rules in positions built with hansa_env.scenario.
 
-Strength and speed are measured, not asserted here: benchmarks/heuristic_hansa_strength.py.
+Strength and speed are measured, not asserted here: lab/heuristic_hansa_strength.py.
 """
 
 import numpy as np

@@ -1,7 +1,7 @@
 """The Voyage heuristic (agents/heuristic_voyage.py): always legal, deterministic, ends games,
 and plays the strategy it claims (docs/rules/voyage.md; docs/design.md §8).
 
-Strength and speed are measured, not asserted here: benchmarks/heuristic_voyage_strength.py.
+Strength and speed are measured, not asserted here: lab/heuristic_voyage_strength.py.
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@
    `benchmarks/`. The command imports the floors below the ground inside its functions,
    so that `tradewinds --help` and each command load only what they use.
 
+Beside the floors stands `lab/` (investigations, not installed): it may import any floor,
+and no floor and no test imports it.
+
 Every import is checked, at module level and inside functions, with `ast`: ``import x``,
 ``from x import y`` (relative ones resolved) and ``importlib.import_module("x")`` /
 ``__import__("x")`` with a literal name.
@@ -29,18 +32,21 @@ from tests.helpers import ROOT
 PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents", "studies", "training",
             "benchmarks", "tradewinds_cli")
 FACE = "tradewinds_cli"
+LAB = "lab"
 ABOVE_GAMES = {"agents", "studies", "training", "benchmarks", FACE}
 
 # package -> the first-party packages it must not import
 FORBIDDEN = {
-    "tradewinds": {"hansa_env", "voyage_env"} | ABOVE_GAMES,
-    "hansa_env": {"voyage_env"} | ABOVE_GAMES,
-    "voyage_env": {"hansa_env"} | ABOVE_GAMES,
-    "agents": {"studies", "training", "benchmarks", FACE},
-    "studies": {"benchmarks", FACE},
-    "training": {"benchmarks", FACE},
-    "benchmarks": {FACE},
-    FACE: set(),
+    "tradewinds": {"hansa_env", "voyage_env", LAB} | ABOVE_GAMES,
+    "hansa_env": {"voyage_env", LAB} | ABOVE_GAMES,
+    "voyage_env": {"hansa_env", LAB} | ABOVE_GAMES,
+    "agents": {"studies", "training", "benchmarks", FACE, LAB},
+    "studies": {"benchmarks", FACE, LAB},
+    "training": {"benchmarks", FACE, LAB},
+    "benchmarks": {FACE, LAB},
+    FACE: {LAB},
+    "tradewinds_web": {LAB},
+    "tests": {LAB},
 }
 
 
@@ -153,3 +159,22 @@ def test_the_checker_sees_every_kind_of_import(tmp_path, monkeypatch):
         "tradewinds/bad.py:6: imports voyage_env.state",
         "tradewinds/bad.py:7: imports studies.arena",
     ]
+
+
+@pytest.mark.parametrize("package", ["tradewinds_web", "tests"])
+def test_neither_the_web_app_nor_a_test_imports_the_lab(package):
+    """The lab is not installed and the suite does not keep it alive: what the product
+    needs from an investigation moves into the product."""
+    bad = offences(package)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_lab_check_sees_an_import_of_the_lab(tmp_path, monkeypatch):
+    for package in ("tests", "studies"):
+        (tmp_path / package).mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text(
+        "def test_x():\n    from lab.headroom import main\n")
+    (tmp_path / "studies" / "s.py").write_text("import lab.teacher_noise\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert offences("tests") == ["tests/test_x.py:2: imports lab.headroom"]
+    assert offences("studies") == ["studies/s.py:1: imports lab.teacher_noise"]
