@@ -49,10 +49,19 @@ def build_parser(selected: str | None = None) -> ArgumentParser:
     return parser
 
 
+def handed_over(module, argv: list[str]) -> bool:
+    """Whether `module` parses `argv` itself: always (``HANDS_OVER``), or for the arguments
+    its ``hands_over(argv)`` claims (`tradewinds train --recipe`)."""
+    if getattr(module, "HANDS_OVER", False):
+        return True
+    claims = getattr(module, "hands_over", None)
+    return bool(claims and claims(argv))
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     name = argv[0] if argv and argv[0] in COMMANDS else ""
-    if name and getattr(command(name), "HANDS_OVER", False):
+    if name and handed_over(command(name), argv[1:]):
         return command(name).run_argv(argv[1:])
     parser = build_parser(name)
     try:

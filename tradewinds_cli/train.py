@@ -24,12 +24,85 @@ DESCRIPTION = (
 class Trainer:
     """Which trainer runs."""
 
+    recipe: str | None = option(None, help="run a recipe instead: tradewinds train --recipe "
+                                "NAME [--budget H] (its own options: tradewinds train "
+                                "--recipe x --help)", show="none")
     algo: str = option("ppo", choices=("ppo", "alphazero"), help="ppo: MaskablePPO or RLlib "
                        "PPO (--backend); alphazero: self-play with the net-guided search "
                        "(training/alphazero)")
     backend: str = option("sb3", choices=("sb3", "rllib", "ray"), help="sb3: MaskablePPO "
                           "on this machine; rllib: Ray RLlib PPO; ray: alphazero's self-play "
                           "on Ray actors (--actors)")
+
+
+def hands_over(argv: list[str]) -> bool:
+    """``--recipe`` runs a recipe: its own options (`run_argv`), not a trainer's."""
+    return any(a == "--recipe" or a.startswith("--recipe=") for a in argv)
+
+
+def recipe_parser():
+    from tradewinds.cli_args import ArgumentParser, int_at_least
+
+    ap = ArgumentParser(prog="tradewinds train", description=(
+        "Run every stage of a recipe (training/recipe.py): the settings of each stage that "
+        "makes a shipped net, as one TOML file. Finished stages are skipped and an "
+        "interrupted one resumed, so rerun the same command to go on."))
+    ap.add_argument("--recipe", required=True, help="a shipped recipe's name (--list) or a "
+                    ".toml file")
+    ap.add_argument("--out", default=None, help="where the stages write (default "
+                    "results/recipes/<name>)")
+    ap.add_argument("--budget", type=float, default=None, help="stop after this many more "
+                    "core-hours (checked between iterations); rerun to go on")
+    ap.add_argument("--actors", type=int_at_least(0), default=0, help="self-play on N Ray "
+                    "actors (the same records as in one process)")
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="the learner's device (auto: CUDA when torch sees one)")
+    ap.add_argument("--ship", action="store_true", help="when done, also copy the net to "
+                    "agents/nets/<game>_<n>p.npz")
+    ap.add_argument("--show", action="store_true", help="print the recipe's stages and stop")
+    return ap
+
+
+def run_argv(argv: list[str]) -> int:
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from tradewinds.cli_args import EXIT_ERROR
+
+    try:
+        args = recipe_parser().parse_args(argv)
+    except SystemExit as e:               # --help (0) and argument errors (2)
+        return e.code if isinstance(e.code, int) else EXIT_ERROR
+    try:
+        from rich.console import Console
+
+        from training import recipe
+
+        r = recipe.load(args.recipe)
+        if args.show:
+            print(recipe.describe(r))
+            return 0
+        out = Path(args.out or f"results/recipes/{r.name}")
+        net = recipe.run(r, out, budget=args.budget, actors=args.actors, device=args.device,
+                         console=Console())
+    except (ValueError, OSError) as e:
+        print(f"tradewinds train: error: {' '.join(str(e).split())}", file=sys.stderr)
+        return EXIT_ERROR
+    spent = recipe.core_hours(r, out)
+    if net is None:
+        print(f"recipe {r.name}: stopped at the budget after {spent:.2f} core-hours in "
+              f"{out}; rerun the same command to go on")
+        return 0
+    print(f"recipe {r.name}: {net} ({spent:.2f} core-hours); play it as az:{net} or "
+          f"net:{net}")
+    if args.ship:
+        from agents import az
+
+        dest = az.shipped(r.game, r.players)
+        shutil.copyfile(net, dest)
+        print(f"shipped as {dest}")
+    return 0
 
 
 def configs() -> tuple:

@@ -401,10 +401,14 @@ class Run:
                              title=f"AlphaZero {self.config.game}, {self.config.players} players")
 
 
-def train(config: AlphaZeroConfig, console=None) -> dict:
-    """Run (or resume) `config` to its iteration count; returns the final state. The warm
-    started net is rated as iteration 0, so the curve starts where self-play starts."""
+def train(config: AlphaZeroConfig, console=None, budget_core_hours: float | None = None) -> dict:
+    """Run (or resume) `config` to its iteration count, or until the run has spent
+    `budget_core_hours` more (checked after each iteration; resume to go on); returns the
+    final state. The warm started net is rated as iteration 0, so the curve starts where
+    self-play starts."""
     run = Run(config, console)
+    stop_at = (None if budget_core_hours is None
+               else run.state["core_seconds"] + 3600 * budget_core_hours)
     c, st = config, run.state
     if not st["warm"] and (c.init or c.warm_games):
         check = run.start_from_net() if c.init else run.warm_start()
@@ -422,6 +426,9 @@ def train(config: AlphaZeroConfig, console=None) -> dict:
                 row = _rated(run, row)
             run.log(row)
             bar.update(task, completed=st["iteration"])
+            if stop_at is not None and st["core_seconds"] >= stop_at:
+                run.say(f"budget spent at iteration {st['iteration']}: resume to go on")
+                break
     return st
 
 

@@ -1,0 +1,115 @@
+"""Recipes: a shipped net's stages as one TOML file, run by `tradewinds train --recipe`,
+resumed after an interruption, with the recipe and the commit in the net's metadata."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from agents import pvnet  # noqa: E402
+from tradewinds_cli.main import main  # noqa: E402
+from training import recipe  # noqa: E402
+
+TINY = """
+game = "hansa"
+players = 2
+ship = "selfplay"
+search = { simulations = 6 }
+
+[[stages]]
+name = "warm"
+iterations = 0
+width = 16
+blocks = 1
+warm_games = 12
+warm_epochs = 1
+rate_games = 2
+rate_simulations = 4
+rate_mcts_games = 0
+progress = false
+
+[[stages]]
+name = "selfplay"
+init = "@warm"
+init_replay = "@warm"
+width = 16
+blocks = 1
+iterations = 3
+positions = 60
+games = 4
+simulations = 8
+fast_simulations = 3
+train_steps = 3
+learner_batch = 32
+rate_every = 2
+rate_games = 2
+rate_simulations = 4
+rate_mcts_games = 0
+rate_prev_games = 2
+progress = false
+"""
+
+
+def tiny(tmp_path, text=TINY):
+    path = tmp_path / "tiny.toml"
+    path.write_text(text)
+    return path
+
+
+def test_every_shipped_recipe_parses_and_names_its_game():
+    assert "hansa_3p" in recipe.names()
+    for name in recipe.names():
+        r = recipe.load(name)
+        assert r.game in ("hansa", "voyage") and 2 <= r.players <= 4
+        assert name == f"{r.game}_{r.players}p"      # one recipe per shipped net
+
+
+def test_a_recipe_runs_all_stages_and_its_net_names_the_recipe(tmp_path):
+    out = tmp_path / "run"
+    assert main(["train", "--recipe", str(tiny(tmp_path)), "--out", str(out)]) == 0
+    _, config, meta = pvnet.load(out / "net.npz")
+    assert (config.game, config.num_players, config.hidden) == ("hansa", 2, 16)
+    assert meta["recipe"] == "tiny" and "[[stages]]" in meta["recipe_text"]
+    assert meta["commit"] and meta["search"] == {"simulations": 6}
+    assert meta["iteration"] == 3
+    assert meta["core_hours"] > 0
+    shipped, _, _ = pvnet.load(out / "selfplay" / "net.npz")
+    got, _, _ = pvnet.load(out / "net.npz")
+    assert all(np.array_equal(x, y) for x, y in zip(shipped, got, strict=True))
+
+
+def test_an_interrupted_recipe_resumes_to_the_same_net(tmp_path):
+    """A budget stops it between iterations (as a kill would, after a checkpoint); the
+    same command goes on, and the net equals the one of a run never stopped."""
+    path = tiny(tmp_path)
+    straight = recipe.run(recipe.load(str(path)), tmp_path / "a")
+    staged = tmp_path / "b"
+    assert recipe.run(recipe.load(str(path)), staged, budget=1e-9) is None
+    assert (staged / "warm" / "net.npz").is_file() and not (staged / "net.npz").exists()
+    assert recipe.run(recipe.load(str(path)), staged, budget=1e-9) is None    # one more
+    done = recipe.run(recipe.load(str(path)), staged)
+    for x, y in zip(pvnet.load(straight)[0], pvnet.load(done)[0], strict=True):
+        np.testing.assert_allclose(x, y, atol=1e-5)   # torch's CPU sums, resumed exactly
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('init = "@warm"', 'init = "@later"', "names no earlier stage"),
+    ("iterations = 3", "iterations = 3\nwarp = 9", "warp"),
+    ('name = "warm"', 'name = "warm"\nalgo = "ppo"', "algo must be one of"),
+    ('name = "selfplay"', 'name = "warm"', "unique name"),
+    ('game = "hansa"', 'game = "chess"', "chess"),
+])
+def test_a_bad_recipe_is_refused_with_one_line_naming_it(tmp_path, old, new, message, capsys):
+    path = tiny(tmp_path, TINY.replace(old, new, 1))
+    assert main(["train", "--recipe", str(path), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("tradewinds train: error:")
+    assert message in err
+    assert not (tmp_path / "x").exists()     # nothing ran
+
+
+def test_unknown_recipe_names_the_shipped_ones(capsys):
+    assert main(["train", "--recipe", "nope"]) == 2
+    assert "hansa_3p" in capsys.readouterr().err

@@ -1,0 +1,268 @@
+"""Recipes: every stage that makes a shipped net, as data, run by one command.
+
+    tradewinds train --recipe hansa_3p                 # results/recipes/hansa_3p/
+    tradewinds train --recipe hansa_3p --budget 0.5    # stop after 0.5 core-hours; rerun to go on
+
+A recipe is one TOML file in ``training/recipes/`` (or any path): the game, the player
+count and its stages in order, each with every setting of its trainer (CleanRL's one
+config per script). A stage is an AlphaZero run (`training.alphazero.loop`, ``algo =
+"alphazero"``, its fields as in `AlphaZeroConfig`) or a distillation (``algo =
+"distill"``, the options of `training.alphazero.distill`). A value ``"@stage"`` names an
+earlier stage's output: its net (``init``, ``teacher``), or with ``init_replay`` /
+``replay`` its replay buffer.
+
+Each stage writes to ``<out>/<stage>/``; a finished stage is skipped and an interrupted
+one resumed, so rerunning the command after any interruption goes on where it stopped.
+When every stage is done the net of the ``ship`` stage is written to ``<out>/net.npz``
+with the recipe's name, its text, the commit and the core-hours of all stages in its
+metadata; ``tradewinds train --recipe NAME --ship`` also copies it to the shipped place.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from training import checkpoints as ck
+
+RECIPES = Path(__file__).parent / "recipes"
+ALGOS = ("alphazero", "distill")
+REF_KEYS = {"init": "net", "init_replay": "replay", "teacher": "net", "replay": "replay"}
+
+
+def _toml(text: str) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:                                     # pragma: no cover - python 3.10
+        import tomli as tomllib
+    return tomllib.loads(text)
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    algo: str
+    settings: dict
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    game: str
+    players: int
+    stages: tuple[Stage, ...]
+    ship: str                      # the stage whose net is the recipe's
+    search: dict = field(default_factory=dict)   # az's settings for the shipped net
+    text: str = ""
+
+    def stage(self, name: str) -> Stage:
+        for s in self.stages:
+            if s.name == name:
+                return s
+        raise ValueError(f"recipe {self.name}: no stage {name!r} "
+                         f"(stages: {', '.join(s.name for s in self.stages)})")
+
+
+def names() -> list[str]:
+    """The recipes that ship with the package."""
+    return sorted(p.stem for p in RECIPES.glob("*.toml"))
+
+
+def load(name_or_path: str) -> Recipe:
+    """A shipped recipe by name, or a recipe file by path; a bad one raises ValueError
+    naming what is wrong."""
+    path = Path(name_or_path)
+    if not (path.suffix == ".toml" and path.is_file()):
+        if "/" in name_or_path or name_or_path not in names():
+            raise ValueError(f"no recipe {name_or_path!r}: shipped recipes are "
+                             f"{', '.join(names())}, or give a .toml file")
+        path = RECIPES / f"{name_or_path}.toml"
+    text = path.read_text()
+    try:
+        data = _toml(text)
+    except ValueError as e:
+        raise ValueError(f"recipe {path}: {e}") from None
+    return parse(path.stem, data, text)
+
+
+def parse(name: str, data: dict, text: str = "") -> Recipe:
+    for key in ("game", "players", "stages"):
+        if key not in data:
+            raise ValueError(f"recipe {name}: missing {key!r}")
+    unknown = set(data) - {"game", "players", "stages", "ship", "search", "description"}
+    if unknown:
+        raise ValueError(f"recipe {name}: unknown keys {', '.join(sorted(unknown))}")
+    stages, seen = [], set()
+    for raw in data["stages"]:
+        raw = dict(raw)
+        stage_name, algo = raw.pop("name", None), raw.pop("algo", "alphazero")
+        if not stage_name or stage_name in seen:
+            raise ValueError(f"recipe {name}: every stage needs a unique name, got "
+                             f"{stage_name!r}")
+        if algo not in ALGOS:
+            raise ValueError(f"recipe {name}, stage {stage_name}: algo must be one of "
+                             f"{', '.join(ALGOS)}, got {algo!r}")
+        for key, value in raw.items():
+            if isinstance(value, str) and value.startswith("@") and value[1:] not in seen:
+                raise ValueError(f"recipe {name}, stage {stage_name}: {key} = {value!r} "
+                                 f"names no earlier stage")
+        seen.add(stage_name)
+        stages.append(Stage(stage_name, algo, raw))
+    if not stages:
+        raise ValueError(f"recipe {name}: no stages")
+    recipe = Recipe(name, data["game"], int(data["players"]), tuple(stages),
+                    data.get("ship", stages[-1].name), dict(data.get("search", {})), text)
+    recipe.stage(recipe.ship)
+    for s in stages:                      # every setting checked before anything runs
+        if s.algo == "alphazero":
+            _alphazero_config(recipe, s, Path("."))
+    return recipe
+
+
+def stage_dir(out: Path, stage: Stage) -> Path:
+    return Path(out) / stage.name
+
+
+def _output(recipe: Recipe, out: Path, ref: str, kind: str) -> str:
+    stage = recipe.stage(ref[1:])
+    where = stage_dir(out, stage)
+    if kind == "replay":
+        return str(where / "replay.npz")
+    return str(where / "net.npz") if stage.algo == "alphazero" else str(where / "student.npz")
+
+
+def _resolved(recipe: Recipe, stage: Stage, out: Path) -> dict:
+    settings = dict(stage.settings)
+    for key, value in settings.items():
+        if isinstance(value, str) and value.startswith("@"):
+            settings[key] = _output(recipe, out, value, REF_KEYS.get(key, "net"))
+    return settings
+
+
+def _alphazero_config(recipe: Recipe, stage: Stage, out: Path, **over):
+    from training.alphazero.loop import AlphaZeroConfig
+
+    settings = _resolved(recipe, stage, out)
+    for key in ("game", "players", "out", "resume"):
+        if key in settings:
+            raise ValueError(f"recipe {recipe.name}, stage {stage.name}: {key} is the "
+                             f"recipe's, not a stage setting")
+    try:
+        return AlphaZeroConfig(game=recipe.game, players=recipe.players,
+                               out=str(stage_dir(out, stage)), **settings, **over)
+    except TypeError as e:
+        raise ValueError(f"recipe {recipe.name}, stage {stage.name}: {e}") from None
+
+
+def stage_done(recipe: Recipe, stage: Stage, out: Path) -> bool:
+    where = stage_dir(out, stage)
+    if stage.algo == "distill":
+        return (where / "student.npz").is_file()
+    state = where / "state.json"
+    return state.is_file() and ck.read_json(state)["iteration"] >= int(
+        stage.settings.get("iterations", 10))
+
+
+def core_hours(recipe: Recipe, out: Path) -> float:
+    """Core-hours spent so far by the recipe's stages in `out`."""
+    total = 0.0
+    for s in recipe.stages:
+        where = stage_dir(out, s)
+        if s.algo == "alphazero" and (where / "state.json").is_file():
+            total += ck.read_json(where / "state.json")["core_seconds"] / 3600
+        elif s.algo == "distill" and (where / "student.npz").is_file():
+            total += float(ck.read_json(where / "cost.json")["core_hours"])
+    return total
+
+
+def run(recipe: Recipe, out: Path, budget: float | None = None, actors: int = 0,
+        device: str = "auto", console=None) -> Path | None:
+    """Run `recipe`'s stages into `out` until done or until `budget` core-hours are spent
+    (checked between iterations); the recipe's net, or None when the budget stopped it."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for stage in recipe.stages:
+        if stage_done(recipe, stage, out):
+            continue
+        if budget is not None and core_hours(recipe, out) >= budget:
+            return None
+        left = None if budget is None else budget - core_hours(recipe, out)
+        if console is not None:
+            console.print(f"recipe {recipe.name}: stage {stage.name} ({stage.algo})")
+        if stage.algo == "alphazero":
+            _run_alphazero(recipe, stage, out, left, actors, device, console)
+        else:
+            _run_distill(recipe, stage, out, device)
+        if not stage_done(recipe, stage, out):
+            return None
+    return finish(recipe, out)
+
+
+def _run_alphazero(recipe, stage, out, left, actors, device, console) -> None:
+    from training.alphazero.loop import train
+
+    where = stage_dir(out, stage)
+    over = {"resume": (where / "state.json").is_file(), "device": device}
+    if actors and stage.settings.get("iterations", 10):
+        over["actors"] = actors
+    config = _alphazero_config(recipe, stage, out, **over)
+    train(config, console=console, budget_core_hours=left)
+
+
+def _run_distill(recipe, stage, out, device) -> None:
+    import time
+
+    from training.alphazero import distill
+
+    where = stage_dir(out, stage)
+    where.mkdir(parents=True, exist_ok=True)
+    settings = _resolved(recipe, stage, out)
+    teacher = settings.pop("teacher")
+    argv = [teacher, "--out", str(where / "student.npz"), "--device", device]
+    for key, value in settings.items():
+        argv += [f"--{key.replace('_', '-')}", str(value)]
+    t0 = time.perf_counter()
+    distill.main(argv)
+    ck.write_json(where / "cost.json", {"core_hours": (time.perf_counter() - t0) / 3600})
+
+
+def commit() -> str:
+    """The repository's commit (with '+changes' when the tree differs), or 'unknown'."""
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+                              text=True, timeout=30)
+    try:
+        head = git("rev-parse", "HEAD")
+        if head.returncode:
+            return "unknown"
+        dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+        return head.stdout.strip() + ("+changes" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def finish(recipe: Recipe, out: Path) -> Path:
+    """`<out>/net.npz`: the ship stage's net with the recipe in its metadata."""
+    from agents import pvnet
+
+    stage = recipe.stage(recipe.ship)
+    source = _output(recipe, out, "@" + stage.name, "net")
+    weights, config, meta = pvnet.load(source)
+    meta = {**meta, "recipe": recipe.name, "recipe_text": recipe.text, "commit": commit(),
+            "core_hours": round(core_hours(recipe, out), 4),
+            "stages": [{"name": s.name, "algo": s.algo, **s.settings} for s in recipe.stages]}
+    if recipe.search:
+        meta["search"] = dict(recipe.search)
+    return pvnet.save(Path(out) / "net.npz", weights, config, meta)
+
+
+def describe(recipe: Recipe) -> str:
+    return json.dumps({"name": recipe.name, "game": recipe.game, "players": recipe.players,
+                       "ship": recipe.ship,
+                       "stages": [{"name": s.name, "algo": s.algo, **s.settings}
+                                  for s in recipe.stages]}, indent=1)
