@@ -1,11 +1,13 @@
 """The HTTP side of `tradewinds serve`: a Starlette app with a JSON API and one page.
 
 Routes (every error is JSON ``{"error": "<one line>"}`` with 400 bad input, 404 no such
-thing, 409 a move that does not fit the game as it stands, 413 a body too large):
+thing, 409 a move that does not fit the game as it stands, 413 a body too large, 403 a
+cross-site request, 415 a body that is not JSON):
 
     GET  /                                  the page (static/index.html)
     GET  /static/<file>                     its script and style (nothing outside static/)
-    GET  /api/meta                          games, offered agents, results stores
+    GET  /favicon.ico                       the icon (static/favicon.svg)
+    GET  /api/meta                          games, offered agents by strength, stores
     GET  /api/boards/<game>                 the static board drawing (`boards`)
     POST /api/games                         {game, players, seat, opponents[, seed, options]}
     GET  /api/games/<id>[?at=k]             the person's page after move k
@@ -15,7 +17,9 @@ thing, 409 a move that does not fit the game as it stands, 413 a body too large)
     GET  /api/stores/<i>/games/<gid>[?at=k&seat=s]   a stored game replayed, after move k
 
 Stores are named by their index in the server's list (``--db``), never by a path from a
-request. Replays and game creation run in the thread pool, off the event loop.
+request. Replays and game creation run in the thread pool, off the event loop; the
+opponents think in worker processes (`sessions`, `thinking`). Every request passes
+`guard.Guard` (Origin, Host, Content-Type) first; a body is read at most MAX_BODY bytes.
 """
 
 from __future__ import annotations
@@ -23,13 +27,16 @@ from __future__ import annotations
 import collections
 import contextlib
 import json
+import re
 import threading
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -38,11 +45,15 @@ from tradewinds import registry
 from tradewinds.protocol import IllegalActionError
 from tradewinds.store import Store
 from tradewinds_web import boards, opponents, replay, views
+from tradewinds_web.guard import LOOPBACK, Guard
 from tradewinds_web.sessions import Conflict, NotFound, Sessions
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 4096
 GAMES = ("hansa", "voyage")
+# who moves first: Hansa's start player is seat 0; Voyage bids for its order every round
+ORDER = {"hansa": "player_0 moves first", "voyage": "the turn order is bid for every round (V5)"}
+_DIGITS = re.compile(r"^[0-9]{1,18}$")
 
 
 class BadRequest(ValueError):
@@ -56,9 +67,7 @@ def _error(status: int, message: str) -> JSONResponse:
 async def _body(request: Request, fields: dict) -> dict:
     """The JSON object of the request, with exactly the keys of `fields` (name ->
     (type, required)), each of its type."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise HTTPException(413, f"request body over {MAX_BODY} bytes")
+    raw = await _read(request)
     try:
         data = json.loads(raw or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -81,8 +90,25 @@ async def _body(request: Request, fields: dict) -> dict:
     return data
 
 
+async def _read(request: Request) -> bytes:
+    """The body, read chunk by chunk and refused (413) once over MAX_BODY bytes."""
+    size = request.headers.get("content-length", "0")
+    if not size.isdigit() or int(size) > MAX_BODY:
+        raise HTTPException(413, f"request body over {MAX_BODY} bytes")
+    raw = bytearray()
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise HTTPException(413, f"request body over {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise BadRequest("the request body did not arrive whole") from None
+    return bytes(raw)
+
+
 def _kind_name(kind) -> str:
-    return {int: "an integer", str: "a string", list: "a list", dict: "an object"}.get(
+    return {int: "an integer", str: "a string", list: "a list", dict: "an object",
+            bool: "true or false", float: "a number", tuple: "a list of integers"}.get(
         kind, "a string or list")
 
 
@@ -90,9 +116,30 @@ def _query_int(request: Request, name: str, default=None, lo: int = 0, hi: int =
     text = request.query_params.get(name)
     if text is None:
         return default
-    if not text.isdigit() or not lo <= int(text) <= hi:
+    if not _DIGITS.match(text) or not lo <= int(text) <= hi:
         raise BadRequest(f"query {name} must be an integer {lo}..{hi}, got {text!r}"[:200])
     return int(text)
+
+
+def _options(handle, options: dict) -> dict:
+    """`options` checked: known names, each of its default's type (a bool is no number)."""
+    defaults = handle.option_defaults
+    for k, v in options.items():
+        if k not in defaults:
+            raise BadRequest(f"unknown {handle.name} option {k[:40]!r}; options: "
+                             f"{', '.join(defaults)}")
+        want = type(defaults[k])
+        ok = (isinstance(v, bool) if want is bool
+              else isinstance(v, (int, float)) and not isinstance(v, bool) if want is float
+              else isinstance(v, int) and not isinstance(v, bool) if want is int
+              else isinstance(v, str) if want is str
+              else isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool)
+                                               for x in v))
+        if not ok:
+            raise BadRequest(f"option {k!r} must be {_kind_name(want)}, got "
+                             f"{opponents._short(v)}")
+    handle.resolve_options(options)             # ValueError naming a bad value
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
 
 
 class Api:
@@ -106,13 +153,18 @@ class Api:
 
     async def meta(self, request):
         games = []
+        offers = self.sessions.offers
         for name in GAMES:
             h = registry.game(name)
+            counts = range(h.min_players, h.max_players + 1)
             games.append({"name": name, "min_players": h.min_players,
-                          "max_players": h.max_players})
+                          "max_players": h.max_players, "order": ORDER[name],
+                          "agents": {n: offers.listed(name, n) for n in counts}})
         stores = [{"index": i, "name": p.name} for i, p in enumerate(self.stores)]
-        return JSONResponse({"games": games, "agents": opponents.listed(), "stores": stores,
-                             "think_seconds": self.sessions.think_seconds})
+        return JSONResponse({"games": games, "agents": sorted({*opponents.OFFERED,
+                                                               *offers.extra}),
+                             "stores": stores, "think_seconds": self.sessions.think_seconds,
+                             "deadline_seconds": self.sessions.deadline})
 
     async def board(self, request):
         game = request.path_params["game"]
@@ -136,15 +188,11 @@ class Api:
         if len(names) != n - 1 or not all(isinstance(x, str) for x in names):
             raise BadRequest(f"opponents: one agent name or one per other seat ({n - 1})")
         for name in names:
-            opponents.check_name(name)
+            self.sessions.offers.check(name, data["game"])
         seed = data.get("seed")
         if seed is not None and not 0 <= seed < 2**31:
             raise BadRequest(f"seed must be 0..2**31-1, got {seed}")
-        options = data.get("options") or {}
-        for k, v in options.items():
-            if isinstance(v, (dict, list)) or v is None:
-                raise BadRequest(f"option {k[:40]!r} must be a number, string or boolean")
-        handle.resolve_options(options)             # ValueError naming a bad option
+        options = _options(handle, data.get("options") or {})
         per_seat = names[:seat] + [None] + names[seat:]
         s = await run_in_threadpool(self.sessions.create, data["game"], n, seat, per_seat,
                                     seed, options)
@@ -164,13 +212,13 @@ class Api:
     # ------------------------------------------------------------------ results stores
     def _store(self, request) -> Store:
         text = request.path_params["store"]
-        if not text.isdigit() or int(text) >= len(self.stores):
-            raise NotFound(f"no results store {text[:20]!r} (this server has "
+        if not _DIGITS.match(text) or int(text) >= len(self.stores):
+            raise NotFound(f"no results store {opponents._short(text)} (this server has "
                            f"{len(self.stores)}: 0..{len(self.stores) - 1})")
         try:
             return Store(self.stores[int(text)], readonly=True)
-        except ValueError as e:
-            raise NotFound(str(e)) from None
+        except ValueError:
+            raise NotFound(f"results store {text} cannot be read now") from None
 
     async def runs(self, request):
         with self._store(request) as st:
@@ -210,7 +258,11 @@ class Api:
                 self.cache.move_to_end(key)
                 return self.cache[key]
         with self._store(request) as st:
-            row = st.game(gid)
+            try:
+                row = st.game(gid)
+            except ValueError:
+                raise NotFound(f"no game with id {gid} in results store "
+                               f"{request.path_params['store']}") from None
         rep = replay.replay(row, check=False)
         with self.cache_lock:
             self.cache[key] = rep
@@ -220,8 +272,9 @@ class Api:
 
     async def stored_game(self, request):
         gid = request.path_params["gid"]
-        if not gid.isdigit():
-            raise BadRequest(f"game id must be an integer, got {gid[:20]!r}")
+        if not _DIGITS.match(gid):
+            raise BadRequest(f"game id must be an integer of at most 18 digits, got "
+                             f"{opponents._short(gid)}")
         rep = await run_in_threadpool(self._replay, request, int(gid))
         row = rep.row
         moves = len(rep.actions)
@@ -249,28 +302,45 @@ async def _index(request):
     return FileResponse(STATIC / "index.html")
 
 
+async def _favicon(request):
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 def _handlers() -> dict:
     async def http_error(request, exc):
         return _error(exc.status_code, str(exc.detail))
 
     async def bad(request, exc):
-        return _error(400, str(exc).splitlines()[0] if str(exc) else "bad request")
+        return _error(400, _one_line(exc) or "bad request")
 
     async def not_found(request, exc):
-        return _error(404, str(exc))
+        return _error(404, _one_line(exc))
 
     async def conflict(request, exc):
-        return _error(409, str(exc))
+        return _error(409, _one_line(exc))
+
+    async def internal(request, exc):           # logged by the server; no detail sent
+        return _error(500, "internal error (the server's log has the details)")
 
     return {HTTPException: http_error, NotFound: not_found, Conflict: conflict,
-            IllegalActionError: bad, ValueError: bad}
+            IllegalActionError: bad, ValueError: bad, Exception: internal}
 
 
-def create_app(sessions: Sessions, stores: list) -> Starlette:
-    """The app over `sessions` (games being played) and the results `stores` (paths)."""
+def _one_line(exc) -> str:
+    from tradewinds_web.sessions import _line
+
+    return _line(exc)
+
+
+def create_app(sessions: Sessions, stores: list, *, hosts=LOOPBACK,
+               port: int | None = None) -> Starlette:
+    """The app over `sessions` (games being played) and the results `stores` (paths),
+    answering requests addressed to one of `hosts` (host names; "*" for any) on `port`
+    (None: any port)."""
     api = Api(sessions, stores)
     routes = [
         Route("/", _index),
+        Route("/favicon.ico", _favicon),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         Route("/api/meta", api.meta),
         Route("/api/boards/{game}", api.board),
@@ -281,9 +351,14 @@ def create_app(sessions: Sessions, stores: list) -> Starlette:
         Route("/api/stores/{store}/games", api.games),
         Route("/api/stores/{store}/games/{gid}", api.stored_game),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
         sessions.close()
 
-    return Starlette(routes=routes, exception_handlers=_handlers(), lifespan=lifespan)
+    hosts = list(hosts)
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+                  Middleware(Guard, hosts=hosts, port=port)]
+    return Starlette(routes=routes, exception_handlers=_handlers(), lifespan=lifespan,
+                     middleware=middleware)

@@ -22,15 +22,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(games_db, stores=(), think_seconds: float = 0.5):
-    """A `tradewinds serve` app on 127.0.0.1:<free port> in a thread; yields its URL."""
+def running_server(games_db, stores=(), think_seconds: float = 0.5, **sessions_kw):
+    """A `tradewinds serve` app on 127.0.0.1:<free port> in a thread; yields its URL
+    (`sessions_kw` go to `Sessions`)."""
     import uvicorn
 
     from tradewinds_web.app import create_app
     from tradewinds_web.sessions import Sessions
 
     port = free_port()
-    app = create_app(Sessions(games_db, think_seconds=think_seconds), [Path(s) for s in stores])
+    sessions = Sessions(games_db, think_seconds=think_seconds, **sessions_kw)
+    app = create_app(sessions, [Path(s) for s in stores], port=port)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -21,7 +21,17 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--games-db", default=str(DEFAULT_GAMES_DB), metavar="FILE",
                    help=f"where games being played are kept (default {DEFAULT_GAMES_DB})")
     p.add_argument("--think", type=float, default=2.0, metavar="SECONDS",
-                   help="a search opponent's thinking time per move (default 2)")
+                   help="a search opponent's thinking time per move (default 2); a move "
+                        "not back 2 s after that is forced (the heuristic's move)")
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="processes the opponents think in (default 2)")
+    p.add_argument("--agent", action="append", default=[], metavar="NAME=SPEC",
+                   help="offer an agent that loads a file of yours under NAME, e.g. "
+                        "mine=az:runs/az/net.npz (repeat for several); requests name NAME, "
+                        "never a file")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a further host name the server answers to (with --host other "
+                        "than loopback: the name others reach this machine by)")
     return p
 
 
@@ -53,21 +63,83 @@ def _stores(paths) -> list[Path]:
     return found
 
 
+def _extra_agents(items) -> dict:
+    """{NAME: SPEC} of the --agent NAME=SPEC options, each file checked to exist."""
+    out = {}
+    for item in items:
+        name, eq, spec = item.partition("=")
+        base, colon, path = spec.partition(":")
+        if not eq or not colon or not Path(path).is_file():
+            raise ValueError(f"--agent {item!r}: give NAME=AGENT:FILE with an existing "
+                             f"file, as in mine=az:runs/az/net.npz")
+        out[name] = spec
+    return out
+
+
+def _hosts(host: str, extra) -> list[str]:
+    """The host names the server answers to when bound to `host`: the loopback names,
+    `host` itself, `extra`, and for a wildcard address this machine's name and addresses."""
+    import socket
+
+    from tradewinds_web.guard import LOOPBACK
+
+    names = [*LOOPBACK, *extra]
+    if host in ("0.0.0.0", "::", ""):
+        names.append(socket.gethostname())
+        try:
+            names += [a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None)]
+        except OSError:
+            pass
+    elif host not in LOOPBACK:
+        names.append(host)
+    return names
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is this machine only (127.x, ::1, localhost)."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def serve(args: argparse.Namespace, *, out=None) -> int:
-    """Run the server until Ctrl-C; says where to open it."""
+    """Run the server until Ctrl-C; says where to open it. The workers compile (or load
+    numba's cache) before the server says it is ready."""
+    import time
+
     import uvicorn
 
     from tradewinds_web.app import create_app
+    from tradewinds_web.opponents import Offers
     from tradewinds_web.sessions import Sessions
 
     out = out or sys.stdout
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0..65535, got {args.port}")
-    if not args.think > 0:
-        raise ValueError(f"--think must be positive seconds, got {args.think}")
+    if not 0 < args.think <= 60:
+        raise ValueError(f"--think must be seconds in (0, 60], got {args.think}")
+    if not 1 <= args.workers <= 64:
+        raise ValueError(f"--workers must be 1..64, got {args.workers}")
+    offers = Offers(_extra_agents(args.agent))
     stores = _stores(args.db)
-    sessions = Sessions(args.games_db, think_seconds=args.think)
-    app = create_app(sessions, stores)
+    if not is_loopback(args.host):
+        out.write(f"WARNING: --host {args.host} serves the API to the network, and it has "
+                  f"no authentication: anyone who reaches this port can play and read "
+                  f"the stored games\n")
+    out.write("compiling the game kernels and starting the opponents' processes "
+              "(the first start after an install takes a few minutes)...\n")
+    out.flush()
+    t0 = time.monotonic()
+    sessions = Sessions(args.games_db, think_seconds=args.think, workers=args.workers,
+                        offers=offers)
+    out.write(f"ready in {time.monotonic() - t0:.0f} s\n")
+    app = create_app(sessions, stores, hosts=_hosts(args.host, args.allow_host),
+                     port=args.port or None)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     listed = ", ".join(str(s) for s in stores) or "none (pass --db FILE)"

@@ -1,65 +1,117 @@
-"""Which agents a request may seat, and making them with a bounded think time.
+"""Which agents a request may seat, with what parameter, and how the page lists them.
 
-A request names agents only by registered name (`agents.agent_names`), optionally with
-a numeric parameter (``mcts:400``, ``noisy:0.2``): never a ``module:attr`` factory or a
-path (``ppo:<checkpoint>``), so the server loads no code and no file a request names.
-An agent whose factory takes ``time_budget`` (the search) gets `THINK_SECONDS` per
-decision, so one move never holds the worker thread for long.
+A request names an opponent by one of the names the page offers (`OFFERED`), optionally
+with a numeric parameter inside that agent's bounds (`BOUNDS`: ``mcts:<simulations>``,
+``noisy:<eps>``, ...). Nothing else: no ``module:attr`` factory, no parameter that names a
+file (``ppo:<path>``, ``net:<path>``), no agent the page does not offer (``rllib``). A
+checkpoint of one's own is offered only when the server was started with
+``--agent NAME=SPEC`` (`Offers.extra`): the request then names NAME, never the file.
+
+The page lists the offers of a game and player count by strength: the Elo rating of the
+shipped ladder (`studies/ladders/<game>_<n>p.json`) beside each rated name, unrated ones
+after them.
 """
 
 from __future__ import annotations
 
-import inspect
+import functools
+import json
 import re
-
-import agents
+from pathlib import Path
 
 THINK_SECONDS = 2.0
-_PARAM = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,6})?$")
+
+# the agents the page offers (the base name of a parametrized one)
+OFFERED = ("random", "noisy", "heuristic", "mcts", "dest", "ppo", "net", "az")
+# name -> (type, least, most) of its numeric parameter; agents not named take none
+BOUNDS = {"noisy": (float, 0.0, 1.0), "mcts": (int, 1, 1000), "dest": (int, 2, 32),
+          "az": (int, 1, 800)}
+# offered beside the ladder's members (each game's own), unrated
+UNRATED = {"hansa": ("mcts:400",), "voyage": ("dest", "mcts:100")}
+ONLY_FOR = {"dest": "voyage"}
+LADDERS = Path(__file__).resolve().parent.parent / "studies" / "ladders"
+_NUMBER = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,6})?$")
+_LABEL = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
 
 
-def check_name(name) -> str:
-    """`name` if a request may use it, else ValueError saying why (one line)."""
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"an agent must be named by a string, got {name!r}")
-    known = agents.agent_names()
-    if name in known:
+class Offers:
+    """The offered agents of one server: the built-in ones and its `extra` ones
+    (label -> the agent name it plays, e.g. ``{"mine": "az:runs/az.npz"}``)."""
+
+    def __init__(self, extra: dict | None = None):
+        self.extra = dict(extra or {})
+        for label, spec in self.extra.items():
+            if not _LABEL.match(label) or label.partition(":")[0] in OFFERED:
+                raise ValueError(f"--agent {label}=...: the name must be a letter then up to "
+                                 f"39 letters, digits, '_', '.', '-', and no built-in agent")
+            if not isinstance(spec, str) or ":" not in spec:
+                raise ValueError(f"--agent {label}={spec}: give an agent and its file, "
+                                 f"as in {label}=az:path/to/net.npz")
+
+    def check(self, name, game: str | None = None) -> str:
+        """The agent name to play for the requested `name` (ValueError, one line, when a
+        request may not seat it; `game` checks agents of one game only)."""
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"an agent must be named by a string, got {_short(name)}")
+        if name in self.extra:
+            return self.extra[name]
+        base, colon, spec = name.partition(":")
+        if base not in OFFERED:
+            raise ValueError(f"unknown agent {_short(name)}; agents: "
+                             f"{', '.join([*OFFERED, *self.extra])}")
+        if game is not None and ONLY_FOR.get(base, game) != game:
+            raise ValueError(f"agent {base!r} plays {ONLY_FOR[base]} only, not {game}")
+        if not colon:
+            return name
+        if base not in BOUNDS:
+            raise ValueError(f"agent {base!r} takes no parameter here (paths and other "
+                             f"parameters are not accepted), got {_short(name)}")
+        kind, lo, hi = BOUNDS[base]
+        what = "a whole number" if kind is int else "a number"
+        if not _NUMBER.match(spec) or (kind is int and "." in spec) or not lo <= kind(spec) <= hi:
+            raise ValueError(f"agent {base!r}: the part after '{base}:' must be {what} "
+                             f"{lo}..{hi}, got {_short(spec)}")
         return name
-    base, _, spec = name.partition(":")
-    if base not in known:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
-    if not spec or not _PARAM.match(spec):
-        raise ValueError(f"agent {name!r}: the part after '{base}:' must be a number "
-                         f"(paths and other parameters are not accepted here)")
-    return name
+
+    def listed(self, game: str, players: int) -> list[dict]:
+        """[{name, elo}] the page offers for (`game`, `players`), strongest rated first,
+        then the unrated ones; elo None when the ladder does not rate it."""
+        rated = ratings(game, players)
+        names = [n for n in rated if self._playable(n, game)]
+        names.sort(key=lambda n: -rated[n])
+        names += [n for n in (*UNRATED.get(game, ()), *self.extra) if n not in rated]
+        return [{"name": n, "elo": None if n not in rated else round(rated[n])}
+                for n in names]
+
+    def _playable(self, name: str, game: str) -> bool:
+        try:
+            self.check(name, game)
+        except ValueError:
+            return False
+        return True
 
 
-def make(name: str, game: str, think_seconds: float = THINK_SECONDS):
-    """A new agent `name` for `game` (checked by `check_name`); ValueError (one line)
-    when its factory refuses."""
-    check_name(name)
-    kwargs = {}
+@functools.cache
+def ratings(game: str, players: int) -> dict:
+    """{agent name: Elo} of the shipped ladder of (`game`, `players`); {} without one."""
+    path = LADDERS / f"{game}_{int(players)}p.json"
     try:
-        params = inspect.signature(agents.factory(name)).parameters
-    except (TypeError, ValueError, ImportError) as e:
-        raise ValueError(f"agent {name!r}: {e}") from None
-    if "time_budget" in params:
-        kwargs["time_budget"] = float(think_seconds)
-    try:
-        return agents.make_agent(name, game=game, **kwargs)
-    except (ValueError, TypeError, ImportError, OSError, RuntimeError) as e:
-        raise ValueError(f"agent {name!r}: {str(e).splitlines()[0] if str(e) else e!r}"
-                         ) from None
+        members = json.loads(path.read_text())["members"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return {m["name"]: float(m["elo"]) for m in members}
 
 
-def listed() -> list[str]:
-    """The names the page offers: every registered agent, search with its usual budgets."""
-    out = []
-    for name in agents.agent_names():
-        if name == "mcts":
-            out += ["mcts:100", "mcts:400"]
-        elif name == "noisy":
-            out.append("noisy:0.2")
-        elif name != "rllib":          # rllib needs a checkpoint path, which is not offered
-            out.append(name)
-    return out
+def agent_kwargs(name: str, think_seconds: float) -> dict:
+    """The keywords `name`'s factory gets here: a search's time budget per decision."""
+    import inspect
+
+    import agents
+
+    params = inspect.signature(agents.factory(name)).parameters
+    return {"time_budget": float(think_seconds)} if "time_budget" in params else {}
+
+
+def _short(x) -> str:
+    text = repr(x)
+    return text if len(text) <= 42 else text[:40] + "..."

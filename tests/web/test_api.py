@@ -13,6 +13,9 @@ from tradewinds.store import Store
 from tradewinds_web.app import create_app
 from tradewinds_web.browser import running_server
 from tradewinds_web.sessions import Sessions
+from tradewinds_web.thinking import Thinkers
+
+BASE = "http://127.0.0.1"
 
 
 @pytest.fixture
@@ -24,10 +27,18 @@ def stores(tmp_path_factory):
     return [path]
 
 
+@pytest.fixture(scope="module")
+def thinkers():
+    """One worker process for the module's servers (each started costs seconds)."""
+    t = Thinkers(1)
+    yield t
+    t.close()
+
+
 @pytest.fixture
-def client(tmp_path, stores):
-    sessions = Sessions(tmp_path / "web.sqlite", think_seconds=0.2)
-    with TestClient(create_app(sessions, stores)) as c:
+def client(tmp_path, stores, thinkers):
+    sessions = Sessions(tmp_path / "web.sqlite", think_seconds=0.2, thinkers=thinkers)
+    with TestClient(create_app(sessions, stores), base_url=BASE) as c:
         c.sessions = sessions
         yield c
 
@@ -82,14 +93,22 @@ def test_a_whole_game_through_the_api(client):
     assert client.get(f"/api/games/{gid}?at=0").json()["view"]["round"] == 0
 
 
-def test_bad_requests_get_one_line_errors(client):
-    def err(r, status, text):
-        assert r.status_code == status, r.text
-        msg = r.json()["error"]
-        assert text in msg and "\n" not in msg
+JSON = {"Content-Type": "application/json"}
 
-    post = client.post
-    err(post("/api/games", content=b"not json"), 400, "JSON object")
+
+def _err(r, status, text):
+    """`r` is a `status` answer whose one-line error says `text` and shows no server path
+    and no Python internals."""
+    assert r.status_code == status, r.text
+    msg = r.json()["error"]
+    assert text in msg and "\n" not in msg, msg
+    for leak in ("/work", "/tmp", "/home", "Traceback", "Error:", "invalid literal", "<"):
+        assert leak not in msg, msg
+
+
+def test_bad_requests_get_one_line_errors(client):
+    err, post = _err, client.post
+    err(post("/api/games", content=b"not json", headers=JSON), 400, "JSON object")
     err(post("/api/games", json=[1]), 400, "JSON object")
     err(post("/api/games", json={"game": "chess", "players": 2, "seat": 0, "opponents": "random"}),
         400, "unknown game")
@@ -100,14 +119,14 @@ def test_bad_requests_get_one_line_errors(client):
     err(post("/api/games", json={**base, "extra": 1}), 400, "unknown field 'extra'")
     err(post("/api/games", json={k: v for k, v in base.items() if k != "seat"}), 400,
         "missing field 'seat'")
-    err(post("/api/games", json={**base, "opponents": "nobody"}), 400, "unknown agent")
-    err(post("/api/games", json={**base, "opponents": "agents.heuristic:HeuristicAgent"}),
-        400, "unknown agent")
-    err(post("/api/games", json={**base, "opponents": "ppo:/etc/passwd"}), 400, "must be a number")
     err(post("/api/games", json={**base, "opponents": ["random", "random"]}), 400, "one per other")
     err(post("/api/games", json={**base, "options": {"max_rounds": "x"}}), 400, "max_rounds")
+    err(post("/api/games", json={**base, "options": {"max_rounds": True}}), 400,
+        "max_rounds' must be an integer")
+    err(post("/api/games", json={**base, "options": {"max_rounds": 2.5}}), 400, "max_rounds")
     err(post("/api/games", json={**base, "options": {"evil": 1}}), 400, "unknown hansa option")
-    err(post("/api/games", content=b"{" + b" " * 5000 + b"}"), 413, "over 4096 bytes")
+    err(post("/api/games", content=b"{" + b" " * 5000 + b"}", headers=JSON), 413,
+        "over 4096 bytes")
     gid = post("/api/games", json={**base, "seed": 3}).json()["id"]
     page = _wait(client, gid)
     moves = page["moves"]
@@ -120,14 +139,47 @@ def test_bad_requests_get_one_line_errors(client):
     now = client.get(f"/api/games/{gid}").json()
     assert now["moves"] == moves, now      # nothing changed
     err(client.get("/api/games/nosuchgame123"), 404, "no game")
-    err(client.get(f"/api/games/{gid}?at=99999"), 400, "at must be")
-    err(client.get(f"/api/games/{gid}?at=-1"), 400, "at must be")
+    r = client.get("/api/games/" + "x" * 60_000)
+    err(r, 404, "no game")
+    assert len(r.text) < 200                   # not the id echoed whole
+    for at in ("99999", "-1", "\u00b2", "1e3", "0x1", "9" * 40):
+        err(client.get(f"/api/games/{gid}", params={"at": at}), 400, "at must be")
     err(client.get("/api/stores/5/games"), 404, "no results store")
     err(client.get("/api/stores/%2e%2e/games"), 404, "no results store")
     err(client.get("/api/stores/0/games?bogus=1"), 400, "unknown filter")
     err(client.get("/api/stores/0/games/abc"), 400, "integer")
-    err(client.get("/api/stores/0/games/999"), 400, "no game with id 999")
+    err(client.get("/api/stores/0/games/999"), 404, "no game with id 999")
+    err(client.get("/api/stores/0/games/" + "9" * 26), 400, "at most 18 digits")
+    err(client.get("/api/stores/0/games/00000000000000999"), 404, "no game with id 999")
+    err(client.get("/api/stores/0/games/1?at=\u00b2"), 400, "at must be")
     err(client.get("/api/nothing"), 404, "Not Found")
+
+
+@pytest.mark.parametrize("name,text", [
+    ("nobody", "unknown agent"), ("agents.heuristic:HeuristicAgent", "unknown agent"),
+    ("ppo:/etc/passwd", "takes no parameter"), ("ppo:1", "takes no parameter"),
+    ("net:7", "takes no parameter"), ("az:/etc/passwd", "whole number 1..800"),
+    ("rllib", "unknown agent"), ("rllib:x", "unknown agent"), ("heuristic:1", "no parameter"),
+    ("random:1", "no parameter"), ("dest:100000", "2..32"), ("dest:3000", "2..32"),
+    ("mcts:0", "1..1000"), ("mcts:5000", "1..1000"), ("mcts:1.5", "whole number"),
+    ("noisy:2", "0.0..1.0"), ("noisy:x", "0.0..1.0"), ("dest", "voyage only"),
+    ("az:" + "9" * 3000, "whole number"), ("", "string")])
+def test_only_offered_agents_with_bounded_parameters(client, name, text):
+    game = "voyage" if name.startswith("dest:") else "hansa"
+    base = {"game": game, "players": 2, "seat": 0, "opponents": name}
+    _err(client.post("/api/games", json=base), 400, text)
+
+
+def test_requests_that_carry_no_json_body_are_refused(client):
+    body = b'{"game": "hansa", "players": 2, "seat": 0, "opponents": "random"}'
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                 "application/jsonp", None):
+        headers = {"Content-Type": kind} if kind else {}
+        r = client.post("/api/games", content=body, headers=headers)
+        _err(r, 415, "application/json")
+    r = client.post("/api/games", content=body,
+                    headers={"Content-Type": "application/json; charset=utf-8"})
+    assert r.status_code == 201, r.text
 
 
 def test_not_your_turn_is_refused(client):
@@ -167,7 +219,7 @@ def test_stored_games_list_and_replay(client):
 
 def test_a_game_survives_a_server_restart(tmp_path, stores):
     db = tmp_path / "web.sqlite"
-    with TestClient(create_app(Sessions(db), stores)) as c:
+    with TestClient(create_app(Sessions(db, workers=1), stores), base_url=BASE) as c:
         gid = c.post("/api/games", json={"game": "voyage", "players": 2, "seat": 0,
                                          "opponents": "heuristic", "seed": 9}).json()["id"]
         page = _wait(c, gid)
@@ -176,7 +228,7 @@ def test_a_game_survives_a_server_restart(tmp_path, stores):
                                                          "move": page["moves"]}).json()
             page = _wait(c, gid)
         before = page
-    with TestClient(create_app(Sessions(db), stores)) as c:
+    with TestClient(create_app(Sessions(db, workers=1), stores), base_url=BASE) as c:
         after = _wait(c, gid)
         assert after["moves"] == before["moves"] and after["log"] == before["log"]
         assert after["view"] == before["view"] and after["legal"] == before["legal"]
