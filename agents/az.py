@@ -40,8 +40,12 @@ def shipped(game: str, num_players: int) -> Path:
     return NETS / f"{game}_{num_players}p.npz"
 
 
-def players_in(observation) -> int:
-    """The player count from an observation (both games open with its one-hot)."""
+def players_in(observation, game=None) -> int | None:
+    """The player count from an observation where it opens with its one-hot (both games:
+    ``num_players=2`` ... ``num_players=4``); None for a game whose observation does not."""
+    if game is not None and tuple(game.obs_names[:3]) != (
+            "num_players=2", "num_players=3", "num_players=4"):
+        return None
     return 2 + int(np.argmax(np.asarray(observation)[:3]))
 
 
@@ -63,9 +67,15 @@ class _Nets:
             raise ValueError(f"{path} is a net for {config.game!r} ({config.obs_size} inputs, "
                              f"{config.num_actions} actions), not for {g.name!r}")
 
-    def get(self, num_players: int) -> tuple:
+    def get(self, num_players: int | None) -> tuple:
+        """The net for `num_players` (None, unknown: the one file given)."""
         if num_players in self._loaded:
             return self._loaded[num_players]
+        if self.path is not None and num_players is None:
+            return next(iter(self._loaded.values()))
+        if num_players is None:
+            raise ValueError(f"{self.game.name}'s observation does not say the player "
+                             f"count: name the net, as az:<path> or net:<path>")
         if self.path is not None:
             have = next(iter(self._loaded))
             raise ValueError(f"{self.path} is a net for {have} players, "
@@ -85,7 +95,7 @@ class _Nets:
 def raw_choice(game, nets: _Nets, name: str, observation, action_mask, rng, state) -> int:
     """The raw policy's choice: the arg-max of the masked logits (a hinted net also reads
     the heuristic's choice on the seat's own determinization, so it needs `state`)."""
-    weights, config, _ = nets.get(players_in(observation))
+    weights, config, _ = nets.get(players_in(observation, game))
     x = np.asarray(observation, dtype=np.float32)
     if config.hint:
         if state is None:
@@ -230,7 +240,7 @@ class AlphaZeroAgent:
         legal = np.flatnonzero(action_mask)
         if legal.size == 1:
             return int(legal[0])
-        num_players = players_in(observation)
+        num_players = self.game.num_players(state)
         destinations = self.destinations(num_players)
         if destinations is not None and destinations.applies(state):
             return destinations.act(state, rng_key(rng))

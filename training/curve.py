@@ -49,23 +49,29 @@ def draw(rows: list[dict], path: Path, title: str = "self-play") -> Path:
 
 def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Path:
     """The PNG of an AlphaZero run's log rows (`training.alphazero.loop.LOG_COLUMNS`): the
-    raw net's and the search's win share against the heuristic (and the search's against
-    mcts:400 where rated), with Wilson 95% intervals, against core-hours (top axis:
-    wall-clock hours)."""
+    raw net's and the search's win share against the heuristic and, for a run from
+    scratch, random (and the search's against mcts:400 where rated), with Wilson 95%
+    intervals, against core-hours (top axis: wall-clock hours)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rated = [r for r in rows if r.get("net_vs_heuristic", "") != ""]
+    opponents = [o for o in ("heuristic", "random")
+                 if any(r.get(f"az_vs_{o}", "") not in ("", None) for r in rows)]
+    rated = [r for r in rows if any(r.get(f"az_vs_{o}", "") not in ("", None)
+                                    for o in opponents)]
     hours = [float(r["core_hours"]) for r in rated]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key, label, colour in (("net", "net (raw policy)", "tab:blue"),
-                               ("az", "az (net + search)", "tab:red")):
-        ax.plot(hours, _column(rated, f"{key}_vs_heuristic"), marker="o", color=colour,
-                label=f"{label} vs heuristic")
-        ax.fill_between(hours, _column(rated, f"{key}_low"), _column(rated, f"{key}_high"),
-                        color=colour, alpha=0.2, linewidth=0)
+    for opponent, style in zip(opponents, ("-", ":"), strict=False):
+        tag = "" if opponent == "heuristic" else f"_{opponent}"
+        for key, label, colour in (("net", "net (raw policy)", "tab:blue"),
+                                   ("az", "az (net + search)", "tab:red")):
+            ax.plot(hours, _column(rated, f"{key}_vs_{opponent}"), marker="o", color=colour,
+                    linestyle=style, label=f"{label} vs {opponent}")
+            ax.fill_between(hours, _column(rated, f"{key}{tag}_low"),
+                            _column(rated, f"{key}{tag}_high"), color=colour, alpha=0.2,
+                            linewidth=0)
     vs = [r for r in rated if r.get("az_vs_mcts", "") not in ("", None)]
     if vs:
         at = [float(r["core_hours"]) for r in vs]

@@ -47,8 +47,13 @@ from training import checkpoints as ck
 LOG_COLUMNS = ["iteration", "seconds", "core_hours", "positions", "games", "policy_loss",
                "value_loss", "net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic",
                "az_low", "az_high", "az_vs_mcts", "az_mcts_low", "az_mcts_high",
-               "prev_iteration", "az_vs_prev", "az_prev_low", "az_prev_high"]
+               "prev_iteration", "az_vs_prev", "az_prev_low", "az_prev_high",
+               "net_vs_random", "net_random_low", "net_random_high", "az_vs_random",
+               "az_random_low", "az_random_high"]
 MCTS_OPPONENT = "mcts:400"
+RANDOM_ROLLOUTS = {"rollout": "random", "depth": -1, "prior": 0.0}
+"""`mcts:400` as a from-scratch run meets it: random rollouts to the end, no prior (the
+game's own settings use the heuristic in Hansa's prior and Voyage's rollouts)."""
 
 
 @dataclass
@@ -66,6 +71,10 @@ class AlphaZeroConfig:
     seed: int = option(0, type=int_at_least(0), help="seed")
     width: int = option(256, type=int_at_least(1), help="width of the net's hidden layers")
     blocks: int = option(2, type=int_at_least(0), help="residual hidden blocks")
+    from_scratch: bool = option(False, help="no hand-written player at any stage: no warm "
+                                "start, hint or judgement; rated against random and "
+                                "mcts:400 with random rollouts (the heuristic too where the "
+                                "game has one)")
     hint: str = option("", choices=("", "heuristic"), help="the net also reads the "
                        "heuristic's choice at each position (agents/net_input.py)",
                        show="none")
@@ -131,6 +140,9 @@ class AlphaZeroConfig:
             raise ValueError("--init-replay fills the buffer of a run started from --init NET")
         if self.init_fill and self.init is None:
             raise ValueError("--init-fill fills the buffer of a run started from --init NET")
+        if self.from_scratch and (self.hint or self.init_fill or self.init_replay):
+            raise ValueError("--from-scratch uses no heuristic: drop --hint, --init-fill and "
+                             "--init-replay")
         if self.out is None:
             self.out = f"results/train/az_{self.game}_{self.players}p"
         self.out = str(self.out)
@@ -292,7 +304,10 @@ class Run:
         from training.alphazero.replay import FIELDS
 
         c = self.config
-        weights, config, _ = pvnet.load(c.init)
+        weights, config, meta = pvnet.load(c.init)
+        if c.from_scratch and not meta.get("from_scratch"):
+            raise ValueError(f"--from-scratch: --init {c.init} was not trained from scratch "
+                             f"(its metadata says no from_scratch)")
         if (config.game, config.num_players) != (c.game, c.players):
             raise ValueError(f"--init {c.init} is a net for {config.game} at "
                              f"{config.num_players} players, not {c.game} at {c.players}")
@@ -341,20 +356,34 @@ class Run:
         self.state["seconds"] += seconds
         self.state["core_seconds"] += seconds * cores
 
+    def rating_opponents(self) -> list[str]:
+        """Whom the raw net and `az` are rated against: the heuristic, or from scratch
+        random and, where the game has one, the heuristic (reported, never trained on)."""
+        from agents.heuristic import has_heuristic
+
+        if not self.config.from_scratch:
+            return ["heuristic"]
+        return ["random"] + (["heuristic"] if has_heuristic(self.game) else [])
+
     def rate(self) -> dict:
         from training.alphazero.rating import win_share
 
         c = self.config
         path = str(self.out / "net.npz")
-        net = win_share(f"net:{path}", "heuristic", c.game, c.players, c.rate_games)
         search = {"simulations": c.rate_simulations}
-        az = win_share(f"az:{path}", "heuristic", c.game, c.players, c.rate_games,
-                       agent_kwargs=search)
-        found = {"net_vs_heuristic": net.rate, "net_low": net.low, "net_high": net.high,
-                 "az_vs_heuristic": az.rate, "az_low": az.low, "az_high": az.high}
+        found = {}
+        for opponent in self.rating_opponents():
+            net = win_share(f"net:{path}", opponent, c.game, c.players, c.rate_games)
+            az = win_share(f"az:{path}", opponent, c.game, c.players, c.rate_games,
+                           agent_kwargs=search)
+            tag = "" if opponent == "heuristic" else f"_{opponent}"
+            found.update({f"net_vs_{opponent}": net.rate, f"net{tag}_low": net.low,
+                          f"net{tag}_high": net.high, f"az_vs_{opponent}": az.rate,
+                          f"az{tag}_low": az.low, f"az{tag}_high": az.high})
         if c.rate_mcts_games:
             vs = win_share(f"az:{path}", MCTS_OPPONENT, c.game, c.players, c.rate_mcts_games,
-                           agent_kwargs=search)
+                           agent_kwargs=search,
+                           opponent_kwargs=RANDOM_ROLLOUTS if c.from_scratch else None)
             found.update(az_vs_mcts=vs.rate, az_mcts_low=vs.low, az_mcts_high=vs.high)
         prev = self.predecessor()
         if c.rate_prev_games and prev is not None:
@@ -380,6 +409,8 @@ class Run:
         meta = {"iteration": st["iteration"], "positions": st["positions"],
                 "games": st["games"], "core_hours": st["core_seconds"] / 3600,
                 "command": self.command()}
+        if self.config.from_scratch:
+            meta["from_scratch"] = True
         pvnet.save(self.out / "net.npz", self.learner.weights(), self.net_config, meta)
         ck.atomic_write(self.out / "learner.pt",
                         lambda tmp: torch.save(self.learner.state_dict(), tmp))
@@ -410,8 +441,13 @@ def train(config: AlphaZeroConfig, console=None, budget_core_hours: float | None
     stop_at = (None if budget_core_hours is None
                else run.state["core_seconds"] + 3600 * budget_core_hours)
     c, st = config, run.state
-    if not st["warm"] and (c.init or c.warm_games):
-        check = run.start_from_net() if c.init else run.warm_start()
+    if not st["warm"] and (c.init or c.warm_games or c.from_scratch):
+        if c.init:
+            check = run.start_from_net()
+        elif c.from_scratch:           # the random net is iteration 0: the curve's start
+            check, st["warm"] = {}, True
+        else:
+            check = run.warm_start()
         run.checkpoint()
         run.log(_rated(run, {"iteration": 0, **_progress(st), **check}))
     from rich.progress import Progress
