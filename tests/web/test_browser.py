@@ -60,6 +60,31 @@ def _click_through(page, rng, max_moves=2000):
     raise AssertionError("the game did not end")
 
 
+def test_the_first_visit_explains_itself(site):
+    """No empty board under the form, a favicon, the seat list true to each game's order,
+    opponents strongest first with their ratings."""
+    page = site["browser"].new_page(viewport={"width": 1400, "height": 900})
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page.goto(site["url"] + "/#play")
+    page.wait_for_selector("#f-opponents select")
+    assert page.is_visible("#setup") and not page.is_visible("#table")
+    page.select_option("#f-game", "hansa")
+    assert "player_0 (first)" in page.inner_text("#f-seat")
+    page.select_option("#f-game", "voyage")
+    assert "(first)" not in page.inner_text("#f-seat")
+    assert "bid for" in page.inner_text("#f-order")
+    labels = page.eval_on_selector_all("#f-opponents select option", "o => o.map(x => x.text)")
+    rated = [int(t.split("Elo ")[1].rstrip(")")) for t in labels if "Elo " in t]
+    assert len(rated) > 5 and rated == sorted(rated, reverse=True)
+    page.goto(site["url"] + "/#watch")
+    page.wait_for_selector("#w-list")
+    assert page.is_visible("#library") and not page.is_visible("#table")
+    assert httpx.get(site["url"] + "/favicon.ico").status_code == 200
+    assert not missing, missing
+    page.close()
+
+
 def test_a_whole_hansa_game_by_clicking(site):
     page = site["browser"].new_page(viewport={"width": 1400, "height": 900})
     errors = []
@@ -135,6 +160,9 @@ def test_a_whole_voyage_game_by_clicking_and_nothing_hidden_is_sent(site):
     page.on("response", keep)
     page.goto(f"{site['url']}/#play/{gid}")
     page.wait_for_selector("#board polygon")
+    height = page.eval_on_selector(".port-label", "e => e.getBoundingClientRect().height")
+    assert height >= 10, f"port labels {height:.1f} px high"
+    assert page.query_selector("#board [data-you]")          # the person's ship marked
     page.select_option("#speed", "0")
     status, clicks = _click_through(page, random.Random(2))
     assert status == "over" and clicks["board"] > 3
@@ -151,6 +179,10 @@ def test_a_whole_voyage_game_by_clicking_and_nothing_hidden_is_sent(site):
     assert not any(card in hand_text for card in other - shown)
     players = page.inner_text("#players")
     assert "storm" not in players and "compass" not in players
+    in_play = [p["vp"] for p in final["view"]["players"]]
+    if in_play != final["result"]["scores"]:       # the final scoring is explained
+        assert "final scoring" in page.inner_text("#final-scoring")
+    assert f"seed {final['seed']}" in page.inner_text("#result")
     page.close()
 
 

@@ -61,11 +61,16 @@ function fillSetup() {
   players.value = keep && +keep <= game.max_players ? keep : game.min_players;
   fillSeats();
 }
+function gameMeta() {
+  return app.meta.games.find((x) => x.name === $("f-game").value) || app.meta.games[0];
+}
 function fillSeats() {
   const n = +$("f-players").value, seat = $("f-seat"), keep = seat.value;
+  const game = gameMeta(), first = game.name === "hansa";   // Voyage bids for its order
   seat.innerHTML = "";
-  for (let s = 0; s < n; s++) option(seat, s, `player_${s}` + (s === 0 ? " (first)" : ""));
+  for (let s = 0; s < n; s++) option(seat, s, `player_${s}` + (first && s === 0 ? " (first)" : ""));
   seat.value = keep && +keep < n ? keep : 0;
+  $("f-order").textContent = game.order;
   const box = $("f-opponents");
   const before = [...box.querySelectorAll("select")].map((x) => x.value);
   box.innerHTML = "";
@@ -74,8 +79,11 @@ function fillSeats() {
     if (s === +seat.value) continue;
     const l = html("label", {}, box, `player_${s} `);
     const sel = html("select", { "data-seat": s, class: "opponent" }, l);
-    for (const a of app.meta.agents) option(sel, a);
-    sel.value = before[k] || "heuristic";
+    // strongest first, the ladder's rating beside each rated one
+    for (const a of game.agents[n]) option(sel, a.name, a.elo === null ? `${a.name} (unrated)`
+      : `${a.name} (Elo ${a.elo})`);
+    const offered = game.agents[n].map((a) => a.name);
+    sel.value = offered.includes(before[k]) ? before[k] : "heuristic";
     k++;
   }
 }
@@ -188,7 +196,8 @@ function status(page) {
   if (page.status === "error") return `stopped: ${page.error}`;
   const v = page.view;
   const who = page.to_move === page.seat && app.mode === "play" ? "your decision"
-    : `${label(page, page.to_move)} to move`;
+    : `${label(page, page.to_move)} to move` + (app.mode === "play" && page.status === "thinking"
+      ? ` (thinking, at most ${app.meta.deadline_seconds} s a move)` : "");
   return `round ${v.round}, phase ${v.phase}: ${who}` + (app.mode === "play" && page.at < page.moves ? "" : "");
 }
 function drawPanel(b, page, legal, act) {
@@ -207,7 +216,9 @@ function drawPanel(b, page, legal, act) {
   const log = $("log");
   log.innerHTML = "";
   page.log.forEach((m, i) => {
-    const li = html("li", { value: m.move }, log, `${label(page, m.seat)}: ${m.action}`);
+    const li = html("li", { value: m.move }, log, `${label(page, m.seat)}: ${m.action}` +
+      (m.forced ? ` (forced: ${m.forced})` : ""));
+    if (m.forced) li.title = m.forced;
     if (i + 1 === page.at) li.className = "current";
   });
   const cur = log.querySelector("li.current");
@@ -219,7 +230,19 @@ function drawPanel(b, page, legal, act) {
       const won = page.result.winners.includes(p);
       html("div", { class: won ? "won" : "" }, res, `${label(page, p)}: ${s} VP${won ? "  winner" : ""}`);
     });
+    const scoring = finalScoring(page);
+    if (scoring) html("div", { id: "final-scoring", class: "hint" }, res, scoring);
+    if (page.seed !== undefined) html("div", { class: "hint" }, res,
+      `seed ${page.seed}` + (page.seed_chosen ? " (chosen by you)" : " (drawn by the server)"));
   }
+}
+function finalScoring(page) {
+  // what the final scoring added to the VP of play (Voyage V51: 5 VP a target card)
+  const added = page.result.scores.map((s, p) => s - (page.view.players[p].vp ?? page.view.players[p].score));
+  if (page.game !== "voyage" || added.every((x) => x === 0)) return "";
+  return "final scoring (V51), 5 VP for each target card whose port carries the player's " +
+    "monument: " + added.map((x, p) => `player_${p} +${x}`).join(", ") +
+    " (the players table shows the VP of play)";
 }
 function dot(parent, colour) {
   const d = html("span", { class: "dot" }, parent);
@@ -441,16 +464,24 @@ function drawVoyage(b, page, legal) {
       "font-weight": "bold" }, g, String(p.vp));
     if (p.good) el("rect", { x: h.x + 0.28, y: h.y - 0.56, width: 0.38, height: 0.38,
       fill: b.good_colours[b.goods.indexOf(p.good)], stroke: "#333", "stroke-width": 0.05 }, g);
-    el("text", { x: h.x + 0.55, y: h.y + 0.62, "font-size": 0.5, fill: "#1a1a1a",
-      stroke: "#fff", "stroke-width": 0.12, "paint-order": "stroke" }, g, p.good ? `${p.name} (${p.good})` : p.name);
+    el("text", { x: h.x, y: h.y + 0.98, "text-anchor": "middle", "font-size": 0.62,
+      "font-weight": "bold", fill: "#1a1a1a", stroke: "#fff", "stroke-width": 0.16,
+      "paint-order": "stroke", class: "port-label" }, g, p.name);
   }
   page.view.players.forEach((pl, i) => {
     const h = b.hexes[pl.ship];
     const ox = (i % 2) * 0.56 - 0.28, oy = Math.floor(i / 2) * 0.5 - 0.12;
     const x = h.x + ox, y = h.y + oy;
+    const mine = pl.seat === page.seat;
+    if (mine) {     // the person's own ship: a gold ring and "you", unlike the Black Ship
+      el("circle", { cx: x, cy: y - 0.05, r: 0.58, fill: "#fff8d0", "fill-opacity": 0.85,
+        stroke: "#f2c200", "stroke-width": 0.14, "data-you": 1 }, svg);
+      el("text", { x, y: y - 0.72, "text-anchor": "middle", "font-size": 0.5, "font-weight": "bold",
+        fill: "#7a5a00", stroke: "#fff", "stroke-width": 0.12, "paint-order": "stroke" }, svg, "you");
+    }
     el("polygon", { points: `${x},${y - 0.45} ${x - 0.36},${y + 0.25} ${x + 0.36},${y + 0.25}`,
-      fill: playerColour(b, pl.seat), stroke: pl.seat === page.seat ? "#000" : "#333",
-      "stroke-width": pl.seat === page.seat ? 0.12 : 0.06, "data-ship": pl.seat }, svg);
+      fill: playerColour(b, pl.seat), stroke: mine ? "#fff" : "#333",
+      "stroke-width": mine ? 0.1 : 0.06, "data-ship": pl.seat }, svg);
   });
   if (v.black_hex >= 0) {
     const h = b.hexes[v.black_hex];
@@ -594,7 +625,7 @@ function route() {
 async function main() {
   try { app.meta = await api("/api/meta"); } catch (e) { return say(e.message, true); }
   for (const g of app.meta.games) option($("f-game"), g.name);
-  $("think").textContent = app.meta.think_seconds;
+  $("think").textContent = app.meta.deadline_seconds;
   $("f-game").onchange = fillSetup;
   $("f-players").onchange = fillSeats;
   $("f-seat").onchange = fillSeats;
