@@ -171,12 +171,11 @@ def run_balance(config: BalanceConfig, console=None) -> dict:
     """Run (or resume) the search; print the probes and the value; write JSON and PNG.
 
     Returns the report dict (also written as JSON)."""
-    from rich.console import Console
-
     from studies.fpa import progress_bar
+    from tradewinds import output
 
     c = config
-    console = console or Console()
+    console = console or output.console()
     t0 = time.perf_counter()
     with Store(c.db) as store, arena.make_backend(c.backend, c.workers, c.address) as be, \
             progress_bar(console, c.progress) as bar:

@@ -128,9 +128,9 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
     refit all ratings with the ladder's stored comparisons and write the ladder (default:
     over the file it came from); the members of `replace` are taken off first and join
     again as new. Returns the ladder."""
-    from rich.console import Console
+    from tradewinds import output
 
-    console = console or Console()
+    console = console or output.console()
     ladder = evaluate.load_ladder(game, players, ladder_file)
     source = Path(ladder.pop("path"))
     _check(ladder, add, replace)

@@ -469,10 +469,10 @@ def run_fpa(config: FpaConfig, console=None) -> dict:
     Returns the report dict (also written as JSON): {"studies": [summary per player
     count], "json": path, "png": path, "db": path, ...}.
     """
-    from rich.console import Console
+    from tradewinds import output
 
     c = config
-    console = console or Console()
+    console = console or output.console()
     studies = c.studies()
     summaries, margins, timings = [], [], []
     t_all = time.perf_counter()

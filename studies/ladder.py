@@ -193,10 +193,10 @@ def plot(rows: Sequence[dict], levels: Sequence[str], game: str, path: str | Pat
 
 def run_ladder(config: LadderConfig, console=None) -> dict:
     """Play (or resume) every level at every player count; print, write JSON/markdown/PNG."""
-    from rich.console import Console
+    from tradewinds import output
 
     c = config
-    console = console or Console()
+    console = console or output.console()
     studies = c.studies()
     rows, summaries = [], []
     t0 = time.perf_counter()

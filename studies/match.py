@@ -302,9 +302,9 @@ def play_studies(studies: Sequence[arena.Study], counts: Sequence[int], db, *,
 def run_match(config: MatchConfig, console=None) -> dict:
     """Validate, play (resuming), rate, print, and write JSON and markdown; returns the
     report (also the JSON's content)."""
-    from rich.console import Console
+    from tradewinds import output
 
-    console = console or Console()
+    console = console or output.console()
     studies = config.validate()
     if config.write_files:
         check_writable_dir(config.out_dir, "--out" if config.out is not None

@@ -28,18 +28,17 @@ def configs() -> tuple:
 
 def run(args) -> int:
     import numpy as np
-    from rich.console import Console
     from rich.progress import track
     from rich.table import Table
 
-    from tradewinds import registry
+    from tradewinds import output, registry
     from tradewinds_cli import options
 
     c = options.config(args, DemoConfig)
     game = registry.game(c.game)
     game.check_players(c.players)
     game.require("random_playout", "tradewinds demo")
-    console = Console()
+    console = output.console()
     wins = np.zeros(c.players)
     scores = []
     steps = 0

@@ -24,9 +24,10 @@ def configs() -> tuple:
 
 def run(args) -> int:
     from studies.evaluate import EvaluateConfig, run_evaluate
+    from tradewinds import output
     from tradewinds_cli import options, runs
 
     config = options.config(args, EvaluateConfig, command=runs.command_line(args))
     args.stored_before = runs.stored_games(args.db)
-    run_evaluate(config)
+    run_evaluate(config, console=output.console())
     return 0

@@ -75,8 +75,7 @@ def run_argv(argv: list[str]) -> int:
     except SystemExit as e:               # --help (0) and argument errors (2)
         return e.code if isinstance(e.code, int) else EXIT_ERROR
     try:
-        from rich.console import Console
-
+        from tradewinds import output
         from training import recipe
 
         r = recipe.load(args.recipe)
@@ -85,7 +84,7 @@ def run_argv(argv: list[str]) -> int:
             return 0
         out = Path(args.out or f"results/recipes/{r.name}")
         net = recipe.run(r, out, budget=args.budget, actors=args.actors, device=args.device,
-                         console=Console())
+                         console=output.console())
     except (ValueError, OSError) as e:
         print(f"tradewinds train: error: {' '.join(str(e).split())}", file=sys.stderr)
         return EXIT_ERROR
@@ -146,8 +145,7 @@ def run(args) -> int:
 
 
 def _alphazero(args, cls) -> int:
-    from rich.console import Console
-
+    from tradewinds import output
     from tradewinds_cli import options
     from training.alphazero.loop import train
 
@@ -159,7 +157,7 @@ def _alphazero(args, cls) -> int:
     if args.backend != "ray" and (args.actors or args.address is not None):
         raise ValueError("--actors and --address are for --backend ray")
     config = options.config(args, cls)
-    state = train(config, console=Console())
+    state = train(config, console=output.console())
     print(f"net: {config.out}/net.npz (iteration {state['iteration']}, "
           f"{state['core_seconds'] / 3600:.2f} core-hours); log: {config.out}/log.csv; "
           f"curve: {config.out}/curve.png; play it as az:{config.out}/net.npz or "

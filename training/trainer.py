@@ -229,13 +229,12 @@ def _callback(run: Run, progress, task):
 
 def train(config: TrainConfig) -> Run:
     """Run (or resume) training to `config.steps` env steps; the finished Run."""
-    from rich.console import Console
-
     from studies.fpa import progress_bar
+    from tradewinds import output
 
     run = Run(config)
     c = config
-    console = Console(stderr=True)
+    console = output.console(stderr=True)
     if run.steps >= c.steps:
         console.print(f"{c.out}: already at {run.steps:,} steps (asked {c.steps:,})")
         return run

@@ -102,6 +102,21 @@ def config(tmp_path, **kw):
     return MatchConfig(**base)
 
 
+def test_the_tables_print_whole_off_a_terminal(race, tmp_path, capsys):  # noqa: F811
+    """Captured, as in a pipe or a file, the match's tables keep their natural width: a
+    name far wider than 80 columns and the figures beside it stay whole on one line (rich
+    alone cut them: ``4.22…``, ``[0.3…``)."""
+    name = "advance_" + "x" * 90
+    agents.register(name, "tests.helpers.race_game:Advance")
+    try:
+        run_match(config(tmp_path, games=4, agents=(name, "wait"), write_files=False))
+    finally:
+        agents.unregister(name)
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith(f"│ {name} "))
+    assert "1.000" in row and "[0.510, 1.000]" in row and "…" not in out
+
+
 def test_rigged_match_rates_the_winner_and_resumes(race, tmp_path, capsys):  # noqa: F811
     rep = run_match(config(tmp_path, games=10))
     a, w = rep["per_agent"]["advance"], rep["per_agent"]["wait"]
