@@ -47,7 +47,8 @@ def draw(rows: list[dict], path: Path, title: str = "self-play") -> Path:
     return _save(fig, path)
 
 
-def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Path:
+def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero",
+                   mcts: str = "mcts:400") -> Path:
     """The PNG of an AlphaZero run's log rows (`training.alphazero.loop.LOG_COLUMNS`): the
     raw net's and the search's win share against the heuristic and, for a run from
     scratch, random (and the search's against mcts:400 where rated), with Wilson 95%
@@ -76,7 +77,7 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero") -> Pa
     if vs:
         at = [float(r["core_hours"]) for r in vs]
         ax.plot(at, _column(vs, "az_vs_mcts"), marker="s", linestyle="--", color="tab:green",
-                label="az vs mcts:400")
+                label=f"az vs {mcts}")
         ax.fill_between(at, _column(vs, "az_mcts_low"), _column(vs, "az_mcts_high"),
                         color="tab:green", alpha=0.15, linewidth=0)
     ax.set_ylim(0, 1)

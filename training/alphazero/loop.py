@@ -428,7 +428,8 @@ class Run:
         path = self.out / "log.csv"
         ck.append_row(path, LOG_COLUMNS, {k: row.get(k, "") for k in LOG_COLUMNS})
         rows = ck.read_rows(path)
-        curve.draw_alphazero(rows, self.out / "curve.png",
+        mcts = MCTS_OPPONENT + (" (random rollouts)" if self.config.from_scratch else "")
+        curve.draw_alphazero(rows, self.out / "curve.png", mcts=mcts,
                              title=f"AlphaZero {self.config.game}, {self.config.players} players")
 
 
