@@ -1,0 +1,98 @@
+"""The wheel carries every data file the product opens at run time.
+
+The wheel is built here (`pip wheel --no-deps --no-build-isolation`, from a copy of the
+tracked files, so the checkout gets no build/ folder) and its file list read. Two checks:
+every tracked file that is not Python, under a folder the wheel installs, is in it unless
+`LEFT_OUT` names its folder with the reason; and the files the code itself names (the
+shipped nets and policies, the Voyage map, the web page, the recipes) are in it, by the
+paths the code computes. `.ci/wheel_check.sh` installs such a wheel and plays with it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+# tracked files under installed folders that the wheel leaves out, and why
+LEFT_OUT = {
+    "benchmarks/results/": "a benchmark's records and stores, read only in a clone",
+    "training/alphazero/labels/": "search labels of a dated run, given by --labels",
+    "training/alphazero/runs/": "logs and nets of dated runs (docs cite them)",
+}
+
+
+def _tracked() -> list[str]:
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs a git checkout (the tracked files)")
+    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True,
+                         capture_output=True).stdout
+    return [p for p in out.decode().split("\0") if p and (ROOT / p).is_file()]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> tuple[set[str], list[str]]:
+    """(the wheel's file names, the tracked files) of this checkout."""
+    pytest.importorskip("setuptools")        # --no-build-isolation builds with the venv's
+    tracked = _tracked()
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    for rel in tracked:
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, src / rel)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                           "--no-build-isolation", "-q", "-w", str(tmp / "dist"), str(src)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (path,) = (tmp / "dist").glob("*.whl")
+    with zipfile.ZipFile(path) as z:
+        return set(z.namelist()), tracked
+
+
+def _installed_folders(names: set[str]) -> set[str]:
+    return {n.split("/")[0] for n in names if "/" in n and ".dist-info/" not in n}
+
+
+def test_every_tracked_data_file_of_an_installed_folder_is_in_the_wheel(wheel):
+    names, tracked = wheel
+    folders = _installed_folders(names)
+    assert {"agents", "studies", "tradewinds", "voyage_env", "tradewinds_web"} <= folders
+    data = [p for p in tracked if p.split("/")[0] in folders and "/" in p
+            and not p.endswith((".py", ".md")) and not p.startswith(tuple(LEFT_OUT))]
+    missing = [p for p in data if p not in names]
+    assert not missing, ("tracked data files the wheel leaves out (add them to "
+                         f"[tool.setuptools.package-data] or to LEFT_OUT): {missing}")
+
+
+def test_the_files_the_code_opens_are_in_the_wheel(wheel):
+    from agents import az, ppo, rllib_agent
+    from training import recipe
+    from tradewinds_web import app
+    from voyage_env import board
+
+    names, _ = wheel
+    opened = [az.shipped(g, n) for g in ("hansa", "voyage") for n in (2, 3, 4)]
+    opened += [p for g in ("hansa", "voyage")
+               for p in (ppo.shipped(g), rllib_agent.shipped(g))]
+    for folder in (board.MAPS_DIR, app.STATIC, recipe.RECIPES, rllib_agent.shipped("hansa")):
+        opened += sorted(p for p in Path(folder).iterdir() if p.is_file())
+    assert len(opened) >= 15
+    root = ROOT.resolve()
+    wanted = [Path(p).resolve().relative_to(root).as_posix() for p in opened
+              if not Path(p).is_dir()]
+    missing = [p for p in wanted if p not in names]
+    assert not missing, f"files the code opens that the wheel leaves out: {missing}"
+
+
+def test_the_left_out_folders_hold_nothing_the_code_opens(wheel):
+    """What LEFT_OUT names stays out of the wheel: a listed folder with a file in the wheel
+    would mean the list no longer says what ships."""
+    names, _ = wheel
+    shipped = sorted(n for n in names if n.startswith(tuple(LEFT_OUT)))
+    assert not shipped, f"LEFT_OUT names folders the wheel ships from: {shipped}"
