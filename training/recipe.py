@@ -9,7 +9,11 @@ config per script). A stage is an AlphaZero run (`training.alphazero.loop`, ``al
 "alphazero"``, its fields as in `AlphaZeroConfig`) or a distillation (``algo =
 "distill"``, the options of `training.alphazero.distill`). A value ``"@stage"`` names an
 earlier stage's output: its net (``init``, ``teacher``), or with ``init_replay`` /
-``replay`` its replay buffer.
+``replay`` its replay buffer; ``"@stage:36"`` names the net the stage rated at iteration 36
+(``nets/net_0036.npz``). ``continues = "@stage"`` goes on with an earlier AlphaZero stage's
+run (a copy of its files, resumed with this stage's settings: the same learner, buffer and
+generator, as a resumed command would). ``ship = "stage"`` (or ``"stage:36"``) says which net is the
+recipe's.
 
 Each stage writes to ``<out>/<stage>/``; a finished stage is skipped and an interrupted
 one resumed, so rerunning the command after any interruption goes on where it stopped.
@@ -30,7 +34,8 @@ from training import checkpoints as ck
 
 RECIPES = Path(__file__).parent / "recipes"
 ALGOS = ("alphazero", "distill")
-REF_KEYS = {"init": "net", "init_replay": "replay", "teacher": "net", "replay": "replay"}
+REF_KEYS = {"init": "net", "init_replay": "replay", "teacher": "net", "replay": "replay",
+            "continues": "run"}
 
 
 def _toml(text: str) -> dict:
@@ -106,7 +111,7 @@ def parse(name: str, data: dict, text: str = "") -> Recipe:
             raise ValueError(f"recipe {name}, stage {stage_name}: algo must be one of "
                              f"{', '.join(ALGOS)}, got {algo!r}")
         for key, value in raw.items():
-            if isinstance(value, str) and value.startswith("@") and value[1:] not in seen:
+            if isinstance(value, str) and value.startswith("@") and _ref(value)[0] not in seen:
                 raise ValueError(f"recipe {name}, stage {stage_name}: {key} = {value!r} "
                                  f"names no earlier stage")
         seen.add(stage_name)
@@ -115,7 +120,7 @@ def parse(name: str, data: dict, text: str = "") -> Recipe:
         raise ValueError(f"recipe {name}: no stages")
     recipe = Recipe(name, data["game"], int(data["players"]), tuple(stages),
                     data.get("ship", stages[-1].name), dict(data.get("search", {})), text)
-    recipe.stage(recipe.ship)
+    recipe.stage(_ref("@" + recipe.ship)[0])
     for s in stages:                      # every setting checked before anything runs
         if s.algo == "alphazero":
             _alphazero_config(recipe, s, Path("."))
@@ -126,11 +131,24 @@ def stage_dir(out: Path, stage: Stage) -> Path:
     return Path(out) / stage.name
 
 
+def _ref(value: str) -> tuple[str, int | None]:
+    """'@stage' -> (stage, None); '@stage:36' -> (stage, 36)."""
+    name, sep, iteration = value[1:].partition(":")
+    if sep and not iteration.isdigit():
+        raise ValueError(f"{value!r}: expected @stage or @stage:<iteration>")
+    return name, int(iteration) if sep else None
+
+
 def _output(recipe: Recipe, out: Path, ref: str, kind: str) -> str:
-    stage = recipe.stage(ref[1:])
+    name, iteration = _ref(ref)
+    stage = recipe.stage(name)
     where = stage_dir(out, stage)
     if kind == "replay":
         return str(where / "replay.npz")
+    if kind == "run":
+        return str(where)
+    if iteration is not None:
+        return str(where / "nets" / f"net_{iteration:04d}.npz")
     return str(where / "net.npz") if stage.algo == "alphazero" else str(where / "student.npz")
 
 
@@ -146,6 +164,7 @@ def _alphazero_config(recipe: Recipe, stage: Stage, out: Path, **over):
     from training.alphazero.loop import AlphaZeroConfig
 
     settings = _resolved(recipe, stage, out)
+    settings.pop("continues", None)
     for key in ("game", "players", "out", "resume"):
         if key in settings:
             raise ValueError(f"recipe {recipe.name}, stage {stage.name}: {key} is the "
@@ -205,6 +224,12 @@ def _run_alphazero(recipe, stage, out, left, actors, device, console) -> None:
     from training.alphazero.loop import train
 
     where = stage_dir(out, stage)
+    if "continues" in stage.settings and not (where / "state.json").is_file():
+        import shutil
+
+        before = Path(_resolved(recipe, stage, out)["continues"])
+        shutil.rmtree(where, ignore_errors=True)
+        shutil.copytree(before, where)
     over = {"resume": (where / "state.json").is_file(), "device": device}
     if actors and stage.settings.get("iterations", 10):
         over["actors"] = actors
@@ -250,8 +275,7 @@ def finish(recipe: Recipe, out: Path) -> Path:
     """`<out>/net.npz`: the ship stage's net with the recipe in its metadata."""
     from agents import pvnet
 
-    stage = recipe.stage(recipe.ship)
-    source = _output(recipe, out, "@" + stage.name, "net")
+    source = _output(recipe, out, "@" + recipe.ship, "net")
     weights, config, meta = pvnet.load(source)
     meta = {**meta, "recipe": recipe.name, "recipe_text": recipe.text, "commit": commit(),
             "core_hours": round(core_hours(recipe, out), 4),

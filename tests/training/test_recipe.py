@@ -113,3 +113,37 @@ def test_a_bad_recipe_is_refused_with_one_line_naming_it(tmp_path, old, new, mes
 def test_unknown_recipe_names_the_shipped_ones(capsys):
     assert main(["train", "--recipe", "nope"]) == 2
     assert "hansa_3p" in capsys.readouterr().err
+
+
+CHAIN = TINY.replace('ship = "selfplay"', 'ship = "selfplay:2"').replace(
+    'init = "@warm"\ninit_replay = "@warm"', 'continues = "@warm"') + """
+[[stages]]
+name = "small"
+algo = "distill"
+teacher = "@selfplay:2"
+replay = "@selfplay"
+width = 8
+blocks = 1
+games = 6
+epochs = 1
+"""
+
+
+def test_a_stage_continues_a_run_and_names_a_rated_iteration(tmp_path):
+    """continues = "@warm" resumes a copy of that run (its iteration count goes on from
+    it); "@selfplay:2" is the net that stage rated at iteration 2, distilled here; ship
+    "selfplay:2" makes that net the recipe's."""
+    r = recipe.load(str(tiny(tmp_path, CHAIN)))
+    assert r.ship == "selfplay:2" and [s.algo for s in r.stages] == [
+        "alphazero", "alphazero", "distill"]
+    out = tmp_path / "run"
+    net = recipe.run(r, out)
+    from training import checkpoints as ck
+    state = ck.read_json(out / "selfplay" / "state.json")
+    assert state["iteration"] == 3 and len(state["commands"]) == 2    # warm, then resumed
+    assert (out / "warm" / "state.json").is_file()                    # the warm run kept
+    rated, _, _ = pvnet.load(out / "selfplay" / "nets" / "net_0002.npz")
+    got, _, meta = pvnet.load(net)
+    assert all(np.array_equal(x, y) for x, y in zip(rated, got, strict=True))
+    _, student, _ = pvnet.load(out / "small" / "student.npz")
+    assert student.hidden == 8 and recipe.core_hours(r, out) > 0
