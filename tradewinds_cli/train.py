@@ -60,6 +60,17 @@ def recipe_parser():
     ap.add_argument("--ship", action="store_true", help="when done, also copy the net to "
                     "agents/nets/<game>_<n>p.npz")
     ap.add_argument("--show", action="store_true", help="print the recipe's stages and stop")
+    ap.add_argument("--curve", action="store_true", help="rate every checkpoint the stages "
+                    "have made on the shipped ladder and draw <out>/curve.png "
+                    "(training/ladder_curve.py), instead of training")
+    ap.add_argument("--curve-agent", default="net", choices=("net", "az"),
+                    help="what is rated: the raw policy (net) or the search (az)")
+    ap.add_argument("--curve-games", type=int_at_least(1), default=40,
+                    help="games against each ladder member per checkpoint")
+    ap.add_argument("--curve-every", type=int_at_least(1), default=1,
+                    help="rate one checkpoint in N of each stage (its last always)")
+    ap.add_argument("--curve-members", default=None, help="comma-separated ladder members "
+                    "(default: those that are not searches)")
     return ap
 
 
@@ -83,6 +94,14 @@ def run_argv(argv: list[str]) -> int:
             print(recipe.describe(r))
             return 0
         out = Path(args.out or f"results/recipes/{r.name}")
+        if args.curve:
+            from training import ladder_curve
+
+            members = args.curve_members.split(",") if args.curve_members else None
+            ladder_curve.rate(r, out, args.curve_agent, args.curve_games, args.curve_every,
+                              members, console=output.console())
+            print(f"curve: {out / 'curve.csv'} and {out / 'curve.png'}")
+            return 0
         net = recipe.run(r, out, budget=args.budget, actors=args.actors, device=args.device,
                          console=output.console())
     except (ValueError, OSError) as e:

@@ -185,16 +185,30 @@ def stage_done(recipe: Recipe, stage: Stage, out: Path) -> bool:
         stage.settings.get("iterations", 10))
 
 
+def continued(recipe: Recipe, stage: Stage) -> Stage | None:
+    """The stage whose run `stage` continues, if any."""
+    ref = stage.settings.get("continues")
+    return recipe.stage(_ref(ref)[0]) if ref else None
+
+
+def stage_hours(recipe: Recipe, stage: Stage, out: Path) -> float:
+    """Core-hours `stage` itself spent in `out` (a continued run's own hours not counted)."""
+    where = stage_dir(out, stage)
+    if stage.algo == "distill":
+        cost = where / "cost.json"
+        return float(ck.read_json(cost)["core_hours"]) if cost.is_file() else 0.0
+    if not (where / "state.json").is_file():
+        return 0.0
+    hours = ck.read_json(where / "state.json")["core_seconds"] / 3600
+    before = continued(recipe, stage)
+    if before is not None:
+        hours -= ck.read_json(stage_dir(out, before) / "state.json")["core_seconds"] / 3600
+    return hours
+
+
 def core_hours(recipe: Recipe, out: Path) -> float:
     """Core-hours spent so far by the recipe's stages in `out`."""
-    total = 0.0
-    for s in recipe.stages:
-        where = stage_dir(out, s)
-        if s.algo == "alphazero" and (where / "state.json").is_file():
-            total += ck.read_json(where / "state.json")["core_seconds"] / 3600
-        elif s.algo == "distill" and (where / "student.npz").is_file():
-            total += float(ck.read_json(where / "cost.json")["core_hours"])
-    return total
+    return sum(stage_hours(recipe, s, out) for s in recipe.stages)
 
 
 def run(recipe: Recipe, out: Path, budget: float | None = None, actors: int = 0,

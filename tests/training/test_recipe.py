@@ -147,3 +147,26 @@ def test_a_stage_continues_a_run_and_names_a_rated_iteration(tmp_path):
     assert all(np.array_equal(x, y) for x, y in zip(rated, got, strict=True))
     _, student, _ = pvnet.load(out / "small" / "student.npz")
     assert student.hidden == 8 and recipe.core_hours(r, out) > 0
+
+
+def test_the_curve_rates_every_checkpoint_on_the_ladder_against_core_hours(tmp_path):
+    """--curve: each rated net of each stage (here the warm start and two self-play
+    checkpoints) gets an Elo on the shipped ladder's cheap members, at the recipe's
+    core-hours then; the curve's hours only grow."""
+    out = tmp_path / "run"
+    path = str(tiny(tmp_path))
+    assert main(["train", "--recipe", path, "--out", str(out)]) == 0
+    assert main(["train", "--recipe", path, "--out", str(out), "--curve", "--curve-games",
+                 "2", "--curve-members", "random,heuristic"]) == 0
+    from training import checkpoints as ck
+    rows = ck.read_rows(out / "curve.csv")
+    assert [(r["stage"], r["iteration"]) for r in rows] == [
+        ("warm", "0"), ("selfplay", "0"), ("selfplay", "2"), ("selfplay", "3")]
+    hours = [float(r["core_hours"]) for r in rows]
+    assert hours == sorted(hours) and hours[-1] > 0
+    for r in rows:
+        assert float(r["low"]) <= float(r["elo"]) <= float(r["high"])
+        assert int(r["games"]) == 4 and r["ladder"].startswith("hansa-2p-")
+    assert (out / "curve.png").stat().st_size > 0
+    assert main(["train", "--recipe", path, "--out", str(out), "--curve",
+                 "--curve-members", "random,chess"]) == 2
