@@ -32,6 +32,12 @@ every opponent seat or a list of num_players - 1, one per opponent seat in seat 
   game until it waits on the learner or on a predictor (writing that seat's observation
   and mask), the predictors answer for all games waiting on them at once, and the loop
   resumes, until no game waits on a predictor.
+- an agent (``act(observation, action_mask, rng)``, any registered agent): played
+  outside numba, one ``act`` per decision, as the arena asks it: the deciding seat's
+  observation, mask and generator ``default_rng([game seed, seat])``, and a copy of the
+  state when it declares ``needs_state``; ``reset()``, where it has one, before its
+  seat's first decision of each game. Such an agent keeps memory within a game, so give
+  each env and seat its own object (per-env specs).
 `set_opponents(opponents, indices)` changes them (from the next opponent decision on).
 `opponent_sampler` (a callable ``sampler(generator) -> spec``) instead draws each new
 episode's opponents when the episode is pre-drawn, from env i's generator after its seed
@@ -455,6 +461,7 @@ class BatchedVecEnv(VecEnv):
         self.opponent_sampler = opponent_sampler
         self._policies: list = []      # predictors, code POLICY + index
         self._with_masks: list = []
+        self._agent_games: dict = {}   # (env, seat) -> (game seed, generator) of agents
         self._started = False
         self._t0 = time.perf_counter()
         self._rows, self._out, self._setup = self._groups()
@@ -487,10 +494,11 @@ class BatchedVecEnv(VecEnv):
         else:
             items = [spec] * k
         for o in items:
-            if not ((isinstance(o, str) and o in ops.NAMES) or ops.is_predictor(o)):
+            if not ops.is_opponent(o):
                 raise ValueError(
-                    f"an opponent must be 'random', 'heuristic' or a predictor with "
-                    f"predict(observations, action_masks=...), got {o!r}")
+                    f"an opponent must be 'random', 'heuristic', a predictor with "
+                    f"predict(observations, action_masks=...) or an agent with "
+                    f"act(observation, action_mask, rng), got {o!r}")
         return items
 
     def _code(self, o) -> int:
@@ -500,7 +508,7 @@ class BatchedVecEnv(VecEnv):
             if p is o:
                 return ops.POLICY + j
         self._policies.append(o)
-        self._with_masks.append(ops.takes_masks(o))
+        self._with_masks.append(ops.is_predictor(o) and ops.takes_masks(o))
         return ops.POLICY + len(self._policies) - 1
 
     def set_opponents(self, opponents, indices=None) -> None:
@@ -525,7 +533,7 @@ class BatchedVecEnv(VecEnv):
         in_use = self._specs + self._next_specs
         keep = {id(o) for sp in in_use if sp for o in sp if not isinstance(o, str)}
         self._policies = [p for p in self._policies if id(p) in keep]
-        self._with_masks = [ops.takes_masks(p) for p in self._policies]
+        self._with_masks = [ops.is_predictor(p) and ops.takes_masks(p) for p in self._policies]
         for codes, specs in ((self._codes, self._specs), (self._next_codes, self._next_specs)):
             for i, spec in enumerate(specs):
                 if spec is not None:
@@ -582,14 +590,37 @@ class BatchedVecEnv(VecEnv):
             for c in np.unique(codes):
                 r = waiting_rows[codes == c]
                 j = int(c) - ops.POLICY
-                self._acts[r] = ops.predict(self._policies[j], self._opp_obs[r],
-                                            self._opp_masks[r].view(np.bool_),
-                                            self._with_masks[j])
+                if ops.is_predictor(self._policies[j]):
+                    self._acts[r] = ops.predict(self._policies[j], self._opp_obs[r],
+                                                self._opp_masks[r].view(np.bool_),
+                                                self._with_masks[j])
+                else:
+                    self._acts[r] = self._agent_moves(self._policies[j], r)
             run(g.aux, RESUME, actions, False, rows, out, setup)
             started += int(report[R_STARTED])
         if report[R_FAILED]:
             self._failed()
         return started
+
+    def _agent_moves(self, agent, rows) -> np.ndarray:
+        """An agent's moves in `rows`, one ``act`` each, as the arena asks it (module
+        docstring); a row that began a game in this pass plays its pre-drawn seed."""
+        moves = np.empty(len(rows), dtype=np.int64)
+        for k, i in enumerate(rows):
+            s = self.states[i]
+            seed = int(self._next_seeds[i] if self._fresh[i] else self.game_seeds[i])
+            p = int(self.game.kernels.current_player(s))
+            seen = self._agent_games.get((int(i), p))
+            if seen is None or seen[0] != seed:
+                if callable(getattr(agent, "reset", None)):
+                    agent.reset()
+                seen = self._agent_games[(int(i), p)] = (seed, np.random.default_rng([seed, p]))
+            obs, mask = self._opp_obs[i].copy(), self._opp_masks[i].copy()
+            if getattr(agent, "needs_state", False):
+                moves[k] = agent.act(obs, mask, seen[1], state=s.copy())
+            else:
+                moves[k] = agent.act(obs, mask, seen[1])
+        return moves
 
     def _failed(self):
         g = self.game
@@ -612,6 +643,7 @@ class BatchedVecEnv(VecEnv):
                 self._draw_next(i)
         self._reset_seeds()
         self._reset_options()
+        self._agent_games.clear()
         self._run(RESET, self._acts)
         self._refill()
         self._started = True
