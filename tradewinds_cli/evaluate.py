@@ -12,22 +12,31 @@ DESCRIPTION = (
     "ladder's ratings held fixed and prints it with a 95% interval, the win rate against "
     "each opponent with a Wilson 95% interval, and writes JSON (naming the ladder version) "
     "and markdown. See docs/benchmarking.md; refit a ladder with python -m studies.evaluate "
-    "fit.")
+    "fit. --exploit BUDGET also trains a best response against the agent (tradewinds "
+    "exploit, docs/exploit.md) and reports its exploitability beside the rating.")
 
 
 def configs() -> tuple:
     """The config dataclasses whose option fields are the command's options."""
     from studies.evaluate import EvaluateConfig
+    from training.exploit_evaluate import ExploitOption
 
-    return (EvaluateConfig,)
+    return (EvaluateConfig, ExploitOption)
 
 
 def run(args) -> int:
     from studies.evaluate import EvaluateConfig, run_evaluate
     from tradewinds import output
     from tradewinds_cli import options, runs
+    from training.exploit_evaluate import ExploitOption, exploit_beside
 
     config = options.config(args, EvaluateConfig, command=runs.command_line(args))
+    asked = options.config(args, ExploitOption)
+    if asked.exploit is not None:
+        asked.check()
     args.stored_before = runs.stored_games(args.db)
-    run_evaluate(config, console=output.console())
+    console = output.console()
+    report = run_evaluate(config, console=console)
+    if asked.exploit is not None:
+        exploit_beside(config, report, asked.exploit, console=console)
     return 0

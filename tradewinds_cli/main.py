@@ -17,8 +17,8 @@ from importlib import import_module
 from tradewinds.cli_args import EXIT_ERROR, EXIT_INTERRUPTED, ArgumentParser
 from tradewinds_cli import options
 
-COMMANDS = ("demo", "fpa", "balance", "ladder", "match", "evaluate", "play", "train", "serve",
-            "replay", "bench")
+COMMANDS = ("demo", "fpa", "balance", "ladder", "match", "evaluate", "play", "train",
+            "exploit", "serve", "replay", "bench")
 
 
 def command(name: str):
