@@ -305,3 +305,16 @@ def test_each_rated_generation_plays_its_predecessor(tmp_path):
     assert [r["prev_iteration"] for r in rated[1:]] == ["0", "2"]
     for r in rated[1:]:
         assert 0.0 <= float(r["az_prev_low"]) <= float(r["az_vs_prev"]) <= float(r["az_prev_high"])
+
+
+def test_core_hours_count_this_process_cpu_time_not_the_wall_clock(tmp_path, monkeypatch):
+    """On a busy machine the wall clock overstates a run's cost: a run in one process
+    counts its own CPU time (here a fake CPU clock that advances 1 s per reading)."""
+    from training.alphazero import loop
+
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(loop.time, "process_time", lambda: float(next(ticks)))
+    st = train(AlphaZeroConfig(**{**TINY, "rate_mcts_games": 0}, iterations=1,
+                               out=str(tmp_path / "r")))
+    assert st["core_seconds"] == 3.0     # warm start 1, self-play 1, learning 1
+    assert st["seconds"] > 0

@@ -278,7 +278,7 @@ class Run:
         from training.alphazero.warmstart import heuristic_records
 
         c = self.config
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         records = heuristic_records(self.game, c.players, c.warm_games, seed=2**41 + c.seed,
                                     every=c.warm_every, hint=bool(c.hint))
         held = heuristic_records(self.game, c.players, max(20, c.warm_games // 20),
@@ -291,7 +291,7 @@ class Run:
         keep = self.gen.permutation(len(records["obs"]))[:c.replay]
         self.buffer.add({k: v[np.sort(keep)] for k, v in records.items()})
         self.state["warm"] = True
-        self._account(time.perf_counter() - t0, 1)
+        self._account(time.perf_counter() - t0, time.process_time() - c0)
         self.say(f"warm start: {len(records['obs'])} heuristic decisions of {c.warm_games} "
                  f"games; held out: agreement {check['agreement']:.3f}, value loss "
                  f"{check['value_loss']:.3f} (training {losses['value_loss']:.3f})")
@@ -335,7 +335,7 @@ class Run:
 
     def iteration(self) -> dict:
         c, st = self.config, self.state
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         sp = self.selfplay
         sp.set_weights(self.learner.weights())
         games_before = sp.games_finished
@@ -343,18 +343,21 @@ class Run:
         played = sp.games_finished - games_before
         st["next_seed"] += sp.seeds_used(c.games) if c.actors else played + c.games
         self.buffer.add(records)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         losses = self.learner.train(self.buffer, c.train_steps, c.learner_batch, self.gen)
         st["iteration"] += 1
         st["positions"] += len(records["obs"])
         st["games"] += played
-        self._account(t1 - t0, max(1, c.actors))       # the actors' cores while they play
-        self._account(time.perf_counter() - t1, 1)
+        # the actors' cores while they play; in one process, its own CPU time
+        self._account(t1 - t0, (t1 - t0) * c.actors if c.actors else c1 - c0)
+        self._account(time.perf_counter() - t1, time.process_time() - c1)
         return losses
 
-    def _account(self, seconds: float, cores: int) -> None:
+    def _account(self, seconds: float, core_seconds: float) -> None:
+        """Wall-clock seconds and core-seconds: this process's CPU time (honest on a busy
+        machine), or the actors' cores for the time they played."""
         self.state["seconds"] += seconds
-        self.state["core_seconds"] += seconds * cores
+        self.state["core_seconds"] += core_seconds
 
     def rating_opponents(self) -> list[str]:
         """Whom the raw net and `az` are rated against: the heuristic, or from scratch
