@@ -2,12 +2,14 @@
 
 Routes (every error is JSON ``{"error": "<one line>"}`` with 400 bad input, 404 no such
 thing, 409 a move that does not fit the game as it stands, 413 a body too large, 403 a
-cross-site request, 415 a body that is not JSON):
+cross-site request, 415 a body that is not JSON, 503 a game request while the server
+still compiles on its first start):
 
     GET  /                                  the page (static/index.html)
     GET  /static/<file>                     its script and style (nothing outside static/)
     GET  /favicon.ico                       the icon (static/favicon.svg)
     GET  /api/meta                          games, offered agents by strength, stores
+    GET  /api/ready                         whether the first start (compiling) is done
     GET  /api/boards/<game>                 the static board drawing (`boards`)
     POST /api/games                         {game, players, seat, opponents[, seed, options]}
     GET  /api/games/<id>[?at=k]             the person's page after move k
@@ -50,9 +52,10 @@ from tradewinds_web.sessions import Conflict, NotFound, Sessions
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 4096
-GAMES = ("hansa", "voyage")
+BOARDS = ("hansa", "voyage")        # the games the page draws a board for
 # who moves first: Hansa's start player is seat 0; Voyage bids for its order every round
 ORDER = {"hansa": "player_0 moves first", "voyage": "the turn order is bid for every round (V5)"}
+ORDER_ANY = "the order of play is the game's own (its rules)"
 _DIGITS = re.compile(r"^[0-9]{1,18}$")
 
 
@@ -154,30 +157,47 @@ class Api:
     async def meta(self, request):
         games = []
         offers = self.sessions.offers
-        for name in GAMES:
+        for name in self.sessions.games:
             h = registry.game(name)
             counts = range(h.min_players, h.max_players + 1)
             games.append({"name": name, "min_players": h.min_players,
-                          "max_players": h.max_players, "order": ORDER[name],
+                          "max_players": h.max_players, "order": ORDER.get(name, ORDER_ANY),
+                          "board": name in BOARDS,
                           "agents": {n: offers.listed(name, n) for n in counts}})
         stores = [{"index": i, "name": p.name} for i, p in enumerate(self.stores)]
         return JSONResponse({"games": games, "agents": sorted({*opponents.OFFERED,
                                                                *offers.extra}),
                              "stores": stores, "think_seconds": self.sessions.think_seconds,
-                             "deadline_seconds": self.sessions.deadline})
+                             "deadline_seconds": self.sessions.deadline,
+                             "ready": self.sessions.readiness()})
+
+    async def ready(self, request):
+        return JSONResponse(self.sessions.readiness())
+
+    def _need_ready(self) -> None:
+        """503 while the first start still compiles (a game would wait for it)."""
+        if not self.sessions.ready:
+            r = self.sessions.readiness()
+            what = r["error"] or (f"compiling, first start only: {r['started']} of "
+                                  f"{r['workers']} opponents' processes ready after "
+                                  f"{r['seconds']:g} s; try again shortly")
+            raise HTTPException(503, what)
 
     async def board(self, request):
         game = request.path_params["game"]
-        if game not in GAMES:
-            raise NotFound(f"no game {game[:40]!r}; games: {', '.join(GAMES)}")
+        if game not in BOARDS:
+            raise NotFound(f"no board drawing for game {game[:40]!r}; boards: "
+                           f"{', '.join(BOARDS)}")
         return JSONResponse(boards.board(game))
 
     async def create(self, request):
         data = await _body(request, {"game": (str, True), "players": (int, True),
                                      "seat": (int, True), "opponents": ((str, list), True),
                                      "seed": (int, False), "options": (dict, False)})
-        if data["game"] not in GAMES:
-            raise BadRequest(f"unknown game {data['game'][:40]!r}; games: {', '.join(GAMES)}")
+        games = self.sessions.games
+        if data["game"] not in games:
+            raise BadRequest(f"unknown game {data['game'][:40]!r}; games: {', '.join(games)}")
+        self._need_ready()
         n, seat = data["players"], data["seat"]
         handle = registry.game(data["game"])
         handle.check_players(n)
@@ -200,11 +220,13 @@ class Api:
 
     async def game(self, request):
         at = _query_int(request, "at")
+        self._need_ready()
         page = await run_in_threadpool(self.sessions.page, request.path_params["id"], at)
         return JSONResponse(page)
 
     async def move(self, request):
         data = await _body(request, {"action": (int, True), "move": (int, True)})
+        self._need_ready()
         sid = request.path_params["id"]
         await run_in_threadpool(self.sessions.move, sid, data["action"], data["move"])
         return JSONResponse(await run_in_threadpool(self.sessions.page, sid))
@@ -343,6 +365,7 @@ def create_app(sessions: Sessions, stores: list, *, hosts=LOOPBACK,
         Route("/favicon.ico", _favicon),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         Route("/api/meta", api.meta),
+        Route("/api/ready", api.ready),
         Route("/api/boards/{game}", api.board),
         Route("/api/games", api.create, methods=["POST"]),
         Route("/api/games/{id}", api.game),

@@ -5,7 +5,6 @@ on a free loopback port in a background thread."""
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 import time
 from pathlib import Path
@@ -15,25 +14,19 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def running_server(games_db, stores=(), think_seconds: float = 0.5, **sessions_kw):
-    """A `tradewinds serve` app on 127.0.0.1:<free port> in a thread; yields its URL
-    (`sessions_kw` go to `Sessions`)."""
+    """A `tradewinds serve` app on 127.0.0.1 in a thread, on a port the system picks
+    (``--port 0``: the app learns it from each request); yields its URL (`sessions_kw`
+    go to `Sessions`)."""
     import uvicorn
 
     from tradewinds_web.app import create_app
     from tradewinds_web.sessions import Sessions
 
-    port = free_port()
     sessions = Sessions(games_db, think_seconds=think_seconds, **sessions_kw)
-    app = create_app(sessions, [Path(s) for s in stores], port=port)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+    app = create_app(sessions, [Path(s) for s in stores])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -42,6 +35,7 @@ def running_server(games_db, stores=(), think_seconds: float = 0.5, **sessions_k
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the server did not start")
         time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -22,7 +22,11 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help=f"where games being played are kept (default {DEFAULT_GAMES_DB})")
     p.add_argument("--think", type=float, default=2.0, metavar="SECONDS",
                    help="a search opponent's thinking time per move (default 2); a move "
-                        "not back 2 s after that is forced (the heuristic's move)")
+                        "not back --grace seconds after that is forced (the heuristic's "
+                        "move)")
+    p.add_argument("--grace", type=float, default=2.0, metavar="SECONDS",
+                   help="how long past --think a move may take before it is forced "
+                        "(default 2)")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="processes the opponents think in (default 2)")
     p.add_argument("--agent", action="append", default=[], metavar="NAME=SPEC",
@@ -108,9 +112,11 @@ def is_loopback(host: str) -> bool:
 
 
 def serve(args: argparse.Namespace, *, out=None) -> int:
-    """Run the server until Ctrl-C; says where to open it. The workers compile (or load
-    numba's cache) before the server says it is ready."""
-    import time
+    """Run the server until Ctrl-C; says where to open it. It answers at once; the game
+    kernels and the opponents' processes compile (or load numba's cache) meanwhile, and
+    until they are done the page says "compiling" with its progress (`Sessions.readiness`)
+    and game requests get 503."""
+    import threading
 
     import uvicorn
 
@@ -123,6 +129,8 @@ def serve(args: argparse.Namespace, *, out=None) -> int:
         raise ValueError(f"--port must be 0..65535, got {args.port}")
     if not 0 < args.think <= 60:
         raise ValueError(f"--think must be seconds in (0, 60], got {args.think}")
+    if not 0 <= args.grace <= 60:
+        raise ValueError(f"--grace must be seconds in [0, 60], got {args.grace}")
     if not 1 <= args.workers <= 64:
         raise ValueError(f"--workers must be 1..64, got {args.workers}")
     offers = Offers(_extra_agents(args.agent))
@@ -131,13 +139,13 @@ def serve(args: argparse.Namespace, *, out=None) -> int:
         out.write(f"WARNING: --host {args.host} serves the API to the network, and it has "
                   f"no authentication: anyone who reaches this port can play and read "
                   f"the stored games\n")
-    out.write("compiling the game kernels and starting the opponents' processes "
-              "(the first start after an install takes a few minutes)...\n")
+    sessions = Sessions(args.games_db, think_seconds=args.think, grace=args.grace,
+                        workers=args.workers, offers=offers, background=True)
+    out.write("compiling the game kernels and starting the opponents' processes in the "
+              "background (the first start after an install takes a few minutes; the page "
+              "shows how far it is)\n")
     out.flush()
-    t0 = time.monotonic()
-    sessions = Sessions(args.games_db, think_seconds=args.think, workers=args.workers,
-                        offers=offers)
-    out.write(f"ready in {time.monotonic() - t0:.0f} s\n")
+    threading.Thread(target=_say_ready, args=(sessions, out), daemon=True).start()
     app = create_app(sessions, stores, hosts=_hosts(args.host, args.allow_host),
                      port=args.port or None)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
@@ -160,6 +168,16 @@ def serve(args: argparse.Namespace, *, out=None) -> int:
     server.startup = startup
     server.run()
     return 0
+
+
+def _say_ready(sessions, out) -> None:
+    """Print when the first start is done (or why it failed)."""
+    sessions.thinkers.ready.wait()
+    sessions.kernels_ready.wait()
+    r = sessions.readiness()
+    out.write(f"not ready: {r['error']}\n" if r["error"] else
+              f"ready in {r['seconds']:.0f} s: games can start\n")
+    out.flush()
 
 
 def replay(args: argparse.Namespace, *, out=None) -> int:

@@ -33,14 +33,16 @@ def _send_error(status: int, message: str):
 
 class Guard:
     """ASGI middleware: Origin, Sec-Fetch-Site and Content-Type checks (module notes).
-    `hosts`: the host names the server answers to; `port`: its port (None: any)."""
+    `hosts`: the host names the server answers to; `port`: its port (None: the port the
+    request came in on, as the server bound it: exact with ``--port 0`` too)."""
 
     def __init__(self, app, hosts, port: int | None = None):
         self.app, self.hosts, self.port = app, {h.strip("[]").lower() for h in hosts}, port
 
-    def origin_ok(self, origin: str, host: str) -> bool:
-        """Whether `origin` is this server: one of its hosts on its port (with the hosts
-        "*": the request's own `host`)."""
+    def origin_ok(self, origin: str, host: str, bound: int | None = None) -> bool:
+        """Whether `origin` is this server: one of its hosts on its port (`self.port`, else
+        `bound`, the port the request arrived on; with the hosts "*": the request's own
+        `host`)."""
         try:
             u = urlsplit(origin)
             port = u.port or (443 if u.scheme == "https" else 80)
@@ -48,8 +50,9 @@ class Guard:
             return False
         if "*" in self.hosts:
             return u.scheme == "http" and u.netloc.lower() == host.lower()
+        want = self.port if self.port is not None else bound
         return (u.scheme == "http" and (u.hostname or "") in self.hosts
-                and (self.port is None or port == self.port))
+                and (want is None or port == want))
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -58,7 +61,8 @@ class Guard:
                    for k, v in scope["headers"]}
         problem = None
         origin = headers.get("origin")
-        if origin is not None and not self.origin_ok(origin, headers.get("host", "")):
+        bound = (scope.get("server") or (None, None))[1]
+        if origin is not None and not self.origin_ok(origin, headers.get("host", ""), bound):
             problem = (403, f"cross-site request refused: Origin {origin[:60]!r} is not "
                             f"this server")
         elif (scope["path"].startswith("/api/")

@@ -7,6 +7,10 @@ file (``ppo:<path>``, ``net:<path>``), no agent the page does not offer (``rllib
 checkpoint of one's own is offered only when the server was started with
 ``--agent NAME=SPEC`` (`Offers.extra`): the request then names NAME, never the file.
 
+Hansa and Voyage (`SHIPPED`) offer every agent above; any other registered game (one a
+user declared) only the agents that play any game (`ANY_GAME`: random and the search)
+and the server's own ``--agent`` names (a net trained for that game, say).
+
 The page lists the offers of a game and player count by strength: the Elo rating of the
 shipped ladder (`studies/ladders/<game>_<n>p.json`) beside each rated name, unrated ones
 after them.
@@ -29,6 +33,9 @@ BOUNDS = {"noisy": (float, 0.0, 1.0), "mcts": (int, 1, 1000), "dest": (int, 2, 3
 # offered beside the ladder's members (each game's own), unrated
 UNRATED = {"hansa": ("mcts:400",), "voyage": ("dest", "mcts:100")}
 ONLY_FOR = {"dest": "voyage"}
+SHIPPED = ("hansa", "voyage")           # the games with a heuristic, nets and a ladder
+ANY_GAME = ("random", "mcts")           # what plays a game the project does not ship
+UNRATED_ANY = ("random", "mcts:100", "mcts:400")
 LADDERS = Path(__file__).resolve().parent.parent / "studies" / "ladders"
 _NUMBER = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,6})?$")
 _LABEL = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
@@ -61,6 +68,10 @@ class Offers:
                              f"{', '.join([*OFFERED, *self.extra])}")
         if game is not None and ONLY_FOR.get(base, game) != game:
             raise ValueError(f"agent {base!r} plays {ONLY_FOR[base]} only, not {game}")
+        if game is not None and game not in SHIPPED and base not in ANY_GAME:
+            raise ValueError(f"agent {base!r} plays {' and '.join(SHIPPED)} only; {game} is "
+                             f"played by {', '.join(ANY_GAME)} and this server's --agent "
+                             f"names")
         if not colon:
             return name
         if base not in BOUNDS:
@@ -79,7 +90,8 @@ class Offers:
         rated = ratings(game, players)
         names = [n for n in rated if self._playable(n, game)]
         names.sort(key=lambda n: -rated[n])
-        names += [n for n in (*UNRATED.get(game, ()), *self.extra) if n not in rated]
+        unrated = UNRATED.get(game, ()) if game in SHIPPED else UNRATED_ANY
+        names += [n for n in (*unrated, *self.extra) if n not in rated]
         return [{"name": n, "elo": None if n not in rated else round(rated[n])}
                 for n in names]
 

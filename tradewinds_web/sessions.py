@@ -16,9 +16,10 @@ and kept in it (table ``server``), so a restarted server plays on as the first w
 The person's move is checked against the move number the page saw (a stale page or a
 second tab cannot move twice) and against the legal mask. The opponents then move on a
 thread per game that waits for the worker; a move not back within the deadline (or an
-agent that fails) is forced, the heuristic's move on the same generator, and the log
-says so. Games idle for `idle_seconds`, or beyond `max_live` in memory, are dropped from
-memory (their row holds them) and rebuilt on their next request.
+agent that fails) is forced, the heuristic's move (a random one in a game without a
+heuristic) on the same generator, and the log says so. Games idle for `idle_seconds`, or
+beyond `max_live` in memory, are dropped from memory (their row holds them) and rebuilt
+on their next request.
 """
 
 from __future__ import annotations
@@ -66,17 +67,18 @@ def warm_up(games=("hansa", "voyage")) -> None:
     """Call every checked `Game` method once, on this thread, before threads share them:
     `tradewinds.protocol.StateChecks` compiles each check on its first call and then
     turns compilation off, and two threads making that first call at once can see
-    "compilation disabled"."""
-    from agents.heuristic import HeuristicAgent
+    "compilation disabled". The heuristic too, for a game that has one."""
+    from agents.heuristic import HeuristicAgent, has_heuristic
 
     for name in games:
         h = registry.game(name)
         s = h.new_state(h.min_players, 0)
         h.observe(s, 0)
         h.legal_mask(s)
-        h.scores(s), h.winners(s), h.returns(s), h.is_truncated(s), h.round(s)
-        HeuristicAgent(name).act(h.observe(s, 0), h.legal_mask(s), np.random.default_rng(0),
-                                 state=s.copy())
+        h.scores(s), h.winners(s), h.returns(s), h.is_truncated(s), h.is_terminal(s)
+        if has_heuristic(h):
+            HeuristicAgent(name).act(h.observe(s, 0), h.legal_mask(s),
+                                     np.random.default_rng(0), state=s.copy())
         h.step(s, h.legal_actions(s)[0])
         h.determinize(s, h.current_player(s), 0)
         h.replay(h.min_players, 0, [])
@@ -146,13 +148,16 @@ class Session:
 
 class Sessions:
     """All games of one server, backed by the SQLite file at `path`; the opponents think
-    on `thinkers` (made here with `workers` processes when not given) and answer within
-    think_seconds + grace seconds."""
+    on `thinkers` (made here with `workers` processes, each prepared as `warm` says, when
+    not given) and answer within think_seconds + grace seconds. `games`: the games
+    offered (default: every registered one). `background`: compile and start the workers
+    on a thread; until that is done `ready` is False and `readiness` says how far it is."""
 
     def __init__(self, path: str | Path, *, think_seconds: float = opponents.THINK_SECONDS,
                  workers: int = 2, grace: float = 2.0, max_live: int = 64,
                  idle_seconds: float = 600.0, offers: opponents.Offers | None = None,
-                 thinkers: Thinkers | None = None):
+                 thinkers: Thinkers | None = None, games=None, warm: bool | dict = True,
+                 background: bool = False):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.think_seconds, self.grace = float(think_seconds), float(grace)
@@ -174,11 +179,48 @@ class Sessions:
         self.live: collections.OrderedDict[str, Session] = collections.OrderedDict()
         self.live_lock = threading.Lock()
         self.closed = False
-        warm_up()
+        self.games = tuple(registry.games() if games is None else games)
+        self.modules = {g: registry.module_name(g) for g in self.games}
         self.own_thinkers = thinkers is None      # closed with the sessions when made here
-        self.thinkers = thinkers or Thinkers(workers)
+        self.thinkers = thinkers or Thinkers(workers, warm=warm, start=False)
         self.pool = ThreadPoolExecutor(max_workers=4 * max(1, workers),
                                        thread_name_prefix="opponents")
+        self.kernels_ready = threading.Event()
+        self.began, self.took = time.monotonic(), None
+        if background:
+            threading.Thread(target=self._start, daemon=True, name="sessions-start").start()
+        else:
+            self._start(raise_errors=True)
+
+    def _start(self, raise_errors: bool = False) -> None:
+        """This process's kernels first (they fill numba's cache), then the workers."""
+        try:
+            warm_up(self.games)
+        except Exception as e:
+            self.thinkers.failed = f"the game kernels did not compile: {_line(e)}"
+            self.thinkers.ready.set()
+            if raise_errors:
+                raise
+            return
+        finally:
+            self.kernels_ready.set()
+        if self.own_thinkers:
+            self.thinkers.start(raise_errors=raise_errors)
+        self.took = time.monotonic() - self.began
+
+    @property
+    def ready(self) -> bool:
+        """Whether games may start: kernels compiled and the workers' first start done."""
+        return (self.kernels_ready.is_set() and self.thinkers.ready.is_set()
+                and not self.thinkers.failed)
+
+    def readiness(self) -> dict:
+        """How far the first start is: {"ready", "kernels" (compiled in this process),
+        "workers", "started" (ready of them), "seconds" (since the start, or what it
+        took), "error"} (the page shows it while compiling)."""
+        took = self.took if self.took is not None else time.monotonic() - self.began
+        return {**self.thinkers.progress(), "ready": self.ready,
+                "kernels": self.kernels_ready.is_set(), "seconds": round(took, 1)}
 
     @property
     def deadline(self) -> float:
@@ -203,6 +245,8 @@ class Sessions:
                seed: int | None = None, options: dict | None = None) -> Session:
         """A new game; `agent_names` has one offered agent name per seat but `seat`
         (whose entry is None). ValueError (one line) for any bad setting."""
+        if game not in self.games:
+            raise ValueError(f"unknown game {game[:40]!r}; games: {', '.join(self.games)}")
         handle = registry.game(game)
         n = handle.check_players(players)
         if not 0 <= seat < n:
@@ -213,7 +257,8 @@ class Sessions:
                 if s != seat}
         for name in sorted(made):
             try:
-                self.thinkers.check(name, game, n, self.think_seconds, max(30.0, self.deadline))
+                self.thinkers.check(name, game, n, self.think_seconds, max(30.0, self.deadline),
+                                    registry.module_name(game))
             except Exception as e:      # one line, and no path of the server's
                 raise ValueError(f"agent {name!r} cannot play {game} with {n} players here: "
                                  f"{_line(e)}") from None
@@ -326,7 +371,7 @@ class Sessions:
                     label = s.agent_names[p]
                     job = Job(s.handle.name, s.num_players, s.seed, s.options,
                               tuple(s.actions), "", p, self.rng_seed(s.id, p, k),
-                              self.think_seconds, s.id)
+                              self.think_seconds, s.id, registry.module_name(s.handle.name))
                 a, why = self._decide(job, label, state)
                 if self.closed:
                     return
@@ -339,7 +384,7 @@ class Sessions:
                         why = f"{label} chose an illegal move ({_line(e)})"
                         s.apply(self._forced(job, state))
                     if why:
-                        s.forced[k] = why + "; the heuristic's move was played"
+                        s.forced[k] = f"{why}; {_fallback(s.handle)}'s move was played"
                     self._save(s)
         except Exception as e:      # shown on the page; the game stays as it was
             s.error = f"the opponents' job failed: {_line(e)}"
@@ -361,12 +406,13 @@ class Sessions:
             return self._forced(job, state), why
 
     def _forced(self, job: Job, state) -> int:
-        """The heuristic's move for `job`'s seat at `state`, on the seat's generator."""
-        from agents.heuristic import HeuristicAgent
+        """The fallback's move for `job`'s seat at `state` (the heuristic where the game
+        has one, else a random legal move), on the seat's generator."""
+        import agents
         from studies import arena
 
         handle = registry.game(job.game)
-        agent = HeuristicAgent(job.game)
+        agent = agents.make_agent(_fallback(handle), game=job.game)
         rng = np.random.default_rng(job.rng_seed)
         return int(arena.agent_action(agent, handle, state, job.player, rng))
 
@@ -390,6 +436,14 @@ class Sessions:
                 "seat": s.seat, "seed_chosen": s.chosen, **public_seed(s, over),
                 "agents": labels, "moves": moves, "at": at, "log": log, "status": status,
                 "busy": busy, "error": error, **out}
+
+
+def _fallback(handle) -> str:
+    """The agent whose move is played for an opponent that gave none: the heuristic, or
+    random for a game without one."""
+    from agents.heuristic import has_heuristic
+
+    return "heuristic" if has_heuristic(handle) else "random"
 
 
 def _line(e: BaseException) -> str:

@@ -1,19 +1,23 @@
 """A seat's page of a state: its named view, its legal actions (only when it is that
 seat's move), and at the end the scores and winners. Everything here comes from
-``observe(state, seat)``, the legal mask and, once the game is over, the public result."""
+``observe(state, seat)``, the legal mask and, once the game is over, the public result.
+Hansa and Voyage have views of their own (the page draws their boards); any other game
+gets the generic one (`view_generic`: its observation entries by name)."""
 
 from __future__ import annotations
 
-from tradewinds_web import view_hansa, view_voyage
+from tradewinds_web import view_generic, view_hansa, view_voyage
 
 VIEWS = {"hansa": view_hansa.view, "voyage": view_voyage.view}
 
 
 def page(handle, state, seat: int, options: dict, *, latest: bool = True) -> dict:
     """{"view", "to_move", "legal" (seat to move at the latest position), "result"}."""
-    if handle.name not in VIEWS:
-        raise ValueError(f"no view for game {handle.name!r}")
-    view = VIEWS[handle.name](handle.observe(state, seat), seat, options)
+    obs = handle.observe(state, seat)
+    if handle.name in VIEWS:
+        view = VIEWS[handle.name](obs, seat, options)
+    else:
+        view = view_generic.view(handle, obs, seat, handle.num_players(state))
     over = handle.is_terminal(state) or handle.is_truncated(state)
     to_move = -1 if over else handle.current_player(state)
     out = {"view": view, "to_move": to_move, "legal": [], "result": None}

@@ -9,11 +9,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from studies import arena
+from tradewinds import registry
 from tradewinds.store import Store
 from tradewinds_web.app import create_app
 from tradewinds_web.browser import running_server
 from tradewinds_web.sessions import Sessions
 from tradewinds_web.thinking import Thinkers
+
+HEURISTIC_ONLY = {"hansa": ("heuristic",), "voyage": ("heuristic",)}   # what these seat
 
 BASE = "http://127.0.0.1"
 
@@ -30,7 +33,7 @@ def stores(tmp_path_factory):
 @pytest.fixture(scope="module")
 def thinkers():
     """One worker process for the module's servers (each started costs seconds)."""
-    t = Thinkers(1)
+    t = Thinkers(1, warm=HEURISTIC_ONLY)
     yield t
     t.close()
 
@@ -217,9 +220,9 @@ def test_stored_games_list_and_replay(client):
         assert start["legal"] == []           # a replay is watched, not played
 
 
-def test_a_game_survives_a_server_restart(tmp_path, stores):
+def test_a_game_survives_a_server_restart(tmp_path, stores, thinkers):
     db = tmp_path / "web.sqlite"
-    with TestClient(create_app(Sessions(db, workers=1), stores), base_url=BASE) as c:
+    with TestClient(create_app(Sessions(db, thinkers=thinkers), stores), base_url=BASE) as c:
         gid = c.post("/api/games", json={"game": "voyage", "players": 2, "seat": 0,
                                          "opponents": "heuristic", "seed": 9}).json()["id"]
         page = _wait(c, gid)
@@ -228,16 +231,16 @@ def test_a_game_survives_a_server_restart(tmp_path, stores):
                                                          "move": page["moves"]}).json()
             page = _wait(c, gid)
         before = page
-    with TestClient(create_app(Sessions(db, workers=1), stores), base_url=BASE) as c:
+    with TestClient(create_app(Sessions(db, thinkers=thinkers), stores), base_url=BASE) as c:
         after = _wait(c, gid)
         assert after["moves"] == before["moves"] and after["log"] == before["log"]
         assert after["view"] == before["view"] and after["legal"] == before["legal"]
 
 
-def test_simultaneous_games_on_the_loopback_address(tmp_path):
+def test_simultaneous_games_on_the_loopback_address(tmp_path, thinkers):
     """8 games at once over real HTTP, each to its end: none lost, none mixed up."""
     results, errors = {}, []
-    with running_server(tmp_path / "web.sqlite", think_seconds=0.2) as url:
+    with running_server(tmp_path / "web.sqlite", think_seconds=0.2, thinkers=thinkers) as url:
         def one(k):
             try:
                 with httpx.Client(base_url=url, timeout=60) as h:
@@ -267,3 +270,63 @@ def test_simultaneous_games_on_the_loopback_address(tmp_path):
                 assert page["status"] == again["status"] == "over"
                 assert again["seed"] == k and again["moves"] == page["moves"]
                 assert again["result"] == page["result"]
+
+
+def test_a_declared_game_plays_through_the_api(tmp_path, thinkers):
+    """Pebbles, registered here only (its module travels to the worker with each job):
+    offered with the agents that play any game, played to its end against random, its
+    page the observation by entry name, no board."""
+    with registry.registered("pebbles", "tests.helpers.pebbles_env"):
+        sessions = Sessions(tmp_path / "web.sqlite", think_seconds=0.2, thinkers=thinkers)
+        with TestClient(create_app(sessions, []), base_url=BASE) as c:
+            meta = c.get("/api/meta").json()
+            game = next(g for g in meta["games"] if g["name"] == "pebbles")
+            assert game["board"] is False and (game["min_players"], game["max_players"]) == (2, 4)
+            assert [a["name"] for a in game["agents"]["3"]] == ["random", "mcts:100", "mcts:400"]
+            _err(c.get("/api/boards/pebbles"), 404, "no board drawing")
+            base = {"game": "pebbles", "players": 3, "seat": 1, "opponents": "random"}
+            for name in ("heuristic", "noisy:0.5", "az", "net", "ppo"):
+                _err(c.post("/api/games", json={**base, "opponents": name}), 400,
+                     "hansa and voyage only")
+            _err(c.post("/api/games", json={**base, "options": {"pile": "x"}}), 400, "pile")
+            r = c.post("/api/games", json={**base, "options": {"pile": 20}})
+            assert r.status_code == 201, r.text
+            page = r.json()
+            handle = registry.game("pebbles")
+            fields = dict(page["view"]["fields"])
+            assert list(fields) == list(handle.obs_names)
+            assert fields["pile"] == 20 and fields["my_card"] in range(1, 7)
+            assert "seed" not in page
+            page = _play_out(lambda p: c.get(p).json(), lambda p, b: c.post(p, json=b).json(),
+                             page["id"])
+            assert page["status"] == "over", page.get("error")
+            assert not any("forced" in m for m in page["log"])
+            assert all(m["action"] in handle.action_names for m in page["log"])
+            state = handle.replay(3, page["seed"], [handle.action_id(m["action"])
+                                                    for m in page["log"]], pile=20)
+            assert page["result"]["scores"] == [int(x) for x in handle.scores(state)]
+            cards = [dict(page["view"]["fields"])[f"card:{q}"] for q in range(3)]
+            assert sorted(set(cards)) == sorted(cards) and all(cards)   # shown at the end
+
+
+def test_games_wait_for_the_first_start_and_the_page_can_say_so(tmp_path):
+    """Until the workers are started, /api/ready and /api/meta say how far it is and a
+    game request is a 503 that says "compiling, first start only"; then games start."""
+    thinkers = Thinkers(1, warm=False, start=False)
+    sessions = Sessions(tmp_path / "web.sqlite", thinkers=thinkers, background=True)
+    try:
+        with TestClient(create_app(sessions, []), base_url=BASE) as c:
+            sessions.kernels_ready.wait(120)
+            ready = c.get("/api/ready").json()
+            assert ready["ready"] is False and ready["kernels"] is True
+            assert (ready["started"], ready["workers"]) == (0, 1) and ready["seconds"] >= 0
+            assert c.get("/api/meta").json()["ready"]["ready"] is False
+            body = {"game": "hansa", "players": 2, "seat": 0, "opponents": "random"}
+            _err(c.post("/api/games", json=body), 503, "compiling, first start only")
+            _err(c.get("/api/games/abcdefghijkl"), 503, "compiling")
+            thinkers.start()
+            assert c.get("/api/ready").json()["ready"] is True
+            assert c.post("/api/games", json=body).status_code == 201
+    finally:
+        sessions.close()
+        thinkers.close()

@@ -13,9 +13,11 @@ from studies import arena
 from tradewinds import registry
 from tradewinds.store import Store, decode_actions
 from tradewinds_web.browser import chromium, running_server
+from tradewinds_web.thinking import Thinkers
 from voyage_env.rules import CARD_KINDS
 from voyage_env.state import StateView
 
+HEURISTIC_ONLY = {"hansa": ("heuristic",), "voyage": ("heuristic",)}   # what these seat
 PUBLIC_VOYAGE_SEAT = {"seat", "active", "decider", "position", "ship", "discs", "available",
                       "bid", "vp", "upgraded", "docked", "attacked", "tiles", "best_tile",
                       "hand_size", "cubes", "wrecked"}
@@ -27,8 +29,8 @@ def site(tmp_path_factory):
     with Store(d / "match.sqlite") as st:
         arena.run(arena.Study.create("voyage", 2, "heuristic,random"), st, 1)
         stored = st.find_games()[0]
-    with running_server(d / "web.sqlite", [d / "match.sqlite"], think_seconds=0.2) as url, \
-            chromium() as browser:
+    with running_server(d / "web.sqlite", [d / "match.sqlite"], think_seconds=0.2, workers=1,
+                        warm=HEURISTIC_ONLY) as url, chromium() as browser:
         yield {"url": url, "browser": browser, "games_db": d / "web.sqlite", "stored": stored}
 
 
@@ -209,3 +211,70 @@ def test_a_stored_game_replays_to_its_end(site):
     page.click("#r-last")
     page.wait_for_function(f"document.body.dataset.at == '{stored['steps']}'")
     assert "winner" in page.inner_text("#result")
+
+
+def test_a_declared_game_by_clicking(tmp_path, site):
+    """Pebbles, declared in the registry only: chosen in the form, its observation shown
+    by entry name with no board, played to its end by clicking the action buttons."""
+    thinkers = Thinkers(1, warm=False)
+    with registry.registered("pebbles", "tests.helpers.pebbles_env"), \
+            running_server(tmp_path / "web.sqlite", think_seconds=0.2,
+                           thinkers=thinkers) as url:
+        page = site["browser"].new_page(viewport={"width": 1400, "height": 900})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "/#play")
+        page.wait_for_selector("#f-opponents select")
+        page.select_option("#f-game", "pebbles")
+        page.select_option("#f-players", "3")
+        page.select_option("#f-seat", "1")
+        labels = page.eval_on_selector_all("#f-opponents select option",
+                                           "o => o.map(x => x.value)")
+        assert set(labels) == {"random", "mcts:100", "mcts:400"}
+        page.select_option("#f-opponents select >> nth=0", "random")
+        page.select_option("#f-opponents select >> nth=1", "random")
+        with page.expect_response("**/api/games") as created:
+            page.click("#f-start")
+        assert created.value.request.post_data_json["game"] == "pebbles"
+        page.wait_for_selector("#fields tr[data-field='pile']")
+        # the game to click through: a short one (the form has no options), opened by link
+        r = httpx.post(url + "/api/games", json={"game": "pebbles", "players": 3, "seat": 1,
+                                                 "opponents": "random", "seed": 5,
+                                                 "options": {"pile": 16}})
+        page.goto(f"{url}/#play/{r.raise_for_status().json()['id']}")
+        page.wait_for_selector("#fields tr[data-field='pile']")
+        assert not page.is_visible("#board-wrap")
+        page.select_option("#speed", "0")
+        status, clicks = _click_through(page, random.Random(3))
+        assert status == "over" and clicks["list"] >= 2
+        result = page.inner_text("#result")
+        assert "winner" in result and "seed 5 (chosen by you)" in result
+        gid = page.evaluate("location.hash").split("/")[1]
+        final = httpx.get(f"{url}/api/games/{gid}").json()
+        for p, score in enumerate(final["result"]["scores"]):
+            assert f"player_{p} ({final['agents'][p]}): {score} VP" in result
+        assert "my_card" in page.inner_text("#fields")
+        assert not errors, errors
+        page.close()
+    thinkers.close()
+
+
+def test_the_first_start_says_compiling(tmp_path, site):
+    """While the opponents' processes start, the page says so with its progress and no
+    game can start; once they are up the form works."""
+    thinkers = Thinkers(1, warm=False, start=False)
+    with running_server(tmp_path / "web.sqlite", thinkers=thinkers, background=True) as url:
+        page = site["browser"].new_page(viewport={"width": 1400, "height": 900})
+        page.goto(url + "/#play")
+        page.wait_for_selector("#compiling:not([hidden])")
+        text = page.inner_text("#compiling")
+        assert "compiling, first start only" in text and "0 of 1 opponents' processes" in text
+        assert page.is_disabled("#f-start")
+        thinkers.start()
+        page.wait_for_selector("#compiling", state="hidden", timeout=30_000)
+        assert not page.is_disabled("#f-start")
+        page.select_option("#f-game", "hansa")
+        page.click("#f-start")
+        page.wait_for_selector("#board circle")
+        page.close()
+    thinkers.close()

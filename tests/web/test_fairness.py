@@ -23,12 +23,14 @@ from tradewinds_web.sessions import Sessions
 from tradewinds_web.thinking import Thinkers
 from voyage_env.state import StateView as VoyageView
 
+HEURISTIC_ONLY = {"hansa": ("heuristic",), "voyage": ("heuristic",)}   # what these seat
+
 OPTIONS = {"voyage": {"max_rounds": 3}, "hansa": {"max_rounds": 4}}
 
 
 @pytest.fixture(scope="module")
 def thinkers():
-    t = Thinkers(1)
+    t = Thinkers(1, warm=HEURISTIC_ONLY)
     yield t
     t.close()
 

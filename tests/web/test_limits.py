@@ -19,6 +19,7 @@ from tradewinds_web.sessions import Sessions
 from tradewinds_web.thinking import Thinkers
 
 BASE = "http://127.0.0.1"
+HEURISTIC_ONLY = {"hansa": ("heuristic",), "voyage": ("heuristic",)}
 SLOWEST = [("voyage", 4, ["dest:32", "mcts:1000", "az:800"]),
            ("hansa", 4, ["mcts:1000", "az:800", "net"]),
            ("voyage", 2, ["ppo"]), ("hansa", 2, ["noisy:0.0"])]
@@ -26,7 +27,8 @@ SLOWEST = [("voyage", 4, ["dest:32", "mcts:1000", "az:800"]),
 
 @pytest.fixture(scope="module")
 def thinkers():
-    t = Thinkers(1)
+    """One worker for the tests that seat random or the heuristic only."""
+    t = Thinkers(1, warm=HEURISTIC_ONLY)
     yield t
     t.close()
 
@@ -43,9 +45,11 @@ def _until(get, gid, statuses=("your_move", "over", "error"), timeout=120):
 
 def test_the_slowest_opponents_leave_the_server_answering(tmp_path):
     """Every kind of opponent at its slowest allowed setting thinks in four games at
-    once while /api/meta is asked again and again: each answer within a second."""
-    with running_server(tmp_path / "web.sqlite", think_seconds=1.0, workers=2) as url, \
-            httpx.Client(base_url=url, timeout=120) as h:
+    once while /api/meta is asked again and again: each answer within a second. The
+    bounds are small (0.2 s to think, 0.8 s of grace), so a search that ignores its time
+    budget overruns here as it would at the defaults, only sooner."""
+    with running_server(tmp_path / "web.sqlite", think_seconds=0.2, grace=0.8,
+                        workers=1) as url, httpx.Client(base_url=url, timeout=120) as h:
         gids = []
         for game, n, opponents in SLOWEST:
             r = h.post("/api/games", json={"game": game, "players": n, "seat": 0,
@@ -56,7 +60,7 @@ def test_the_slowest_opponents_leave_the_server_answering(tmp_path):
             page = _until(lambda p: h.get(p).json(), gid)
             h.post(f"/api/games/{gid}/move", json={"action": page["legal"][0]["id"],
                                                    "move": page["moves"]})
-        slowest, end = 0.0, time.monotonic() + 12
+        slowest, end = 0.0, time.monotonic() + 5
         while time.monotonic() < end:
             t0 = time.monotonic()
             assert h.get("/api/meta").status_code == 200
@@ -64,13 +68,17 @@ def test_the_slowest_opponents_leave_the_server_answering(tmp_path):
             time.sleep(0.1)
         assert slowest < 1.0, f"/api/meta took {slowest:.2f} s"
         for gid in gids:              # and every game got past its opponents' moves
-            page = _until(lambda p: h.get(p).json(), gid, timeout=180)
+            page = _until(lambda p: h.get(p).json(), gid, timeout=120)
             assert page["status"] == "your_move", page.get("error")
             assert page["moves"] > 1
 
 
-def test_an_opponent_past_its_deadline_has_its_move_forced(tmp_path, thinkers):
+def test_an_opponent_past_its_deadline_has_its_move_forced(tmp_path):
+    """The whole way: a real search in a worker process, killed at its deadline, the
+    heuristic's move played and logged, no search again after a restart. The worker is
+    not warmed (warm=False), so killing and replacing it costs little."""
     db = tmp_path / "web.sqlite"
+    thinkers = Thinkers(1, warm=False)
     sessions = Sessions(db, think_seconds=0.001, grace=0.0, thinkers=thinkers)
     try:
         s = sessions.create("hansa", 2, 1, ["mcts:1000", None], seed=3)
@@ -87,6 +95,7 @@ def test_an_opponent_past_its_deadline_has_its_move_forced(tmp_path, thinkers):
         assert again.page(s.id)["log"] == page["log"]
     finally:
         again.close()
+        thinkers.close()
 
 
 def _post_chunks(app, chunks: int, size: int = 1024, headers=()):
@@ -140,6 +149,22 @@ def test_only_this_servers_pages_may_use_the_api(tmp_path, thinkers):
         assert c.get("/api/meta", headers={"Host": "localhost:8000"}).status_code == 200
 
 
+def test_with_any_port_the_origin_must_name_the_port_bound(tmp_path, thinkers):
+    """``serve --port 0``: the system picks the port, and the Origin check takes the one
+    the request came in on, not any loopback port."""
+    body = {"game": "hansa", "players": 2, "seat": 0, "opponents": "random"}
+    with running_server(tmp_path / "web.sqlite", thinkers=thinkers) as url, \
+            httpx.Client(base_url=url, timeout=60) as h:
+        port = int(url.rsplit(":", 1)[1])
+        for other in (port + 1, port - 1, 80, 8000):
+            for host in ("127.0.0.1", "localhost"):
+                r = h.post("/api/games", json=body, headers={"Origin": f"http://{host}:{other}"})
+                assert r.status_code == 403 and "cross-site" in r.json()["error"], other
+        for host in ("127.0.0.1", "localhost"):
+            r = h.post("/api/games", json=body, headers={"Origin": f"http://{host}:{port}"})
+            assert r.status_code == 201, r.text
+
+
 def test_games_leave_memory_and_come_back_unchanged(tmp_path, thinkers):
     sessions = Sessions(tmp_path / "web.sqlite", think_seconds=0.1, max_live=3,
                         thinkers=thinkers)
@@ -177,6 +202,7 @@ def test_serving_beyond_loopback_warns_that_there_is_no_authentication(monkeypat
             pass
 
     monkeypatch.setattr("tradewinds_web.sessions.Sessions", Fake)
+    monkeypatch.setattr(cli, "_say_ready", lambda sessions, out: None)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
     parser = cli.add_serve_arguments(__import__("argparse").ArgumentParser())
     for host, warned in (("0.0.0.0", True), ("192.168.1.5", True), ("127.0.0.1", False),

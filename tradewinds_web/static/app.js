@@ -2,6 +2,8 @@
 // The page draws only what the server sends for the person's seat: the named view of the
 // seat's observation, the names of its legal actions, the move log and, at the end, the
 // result. Clicking a highlighted place on the board plays the legal action it stands for.
+// Hansa and Voyage have boards; any other game the server offers (one a user declared)
+// is shown as its observation entries by name, its legal actions as buttons.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -41,11 +43,41 @@ function option(select, value, label) {
   const o = html("option", { value: value }, select, label === undefined ? value : label);
   return o;
 }
+function hasBoard(game) {
+  const g = app.meta.games.find((x) => x.name === game);
+  return !!(g && g.board);
+}
 async function board(game) {
+  if (!hasBoard(game)) return null;
   if (!app.boards[game]) app.boards[game] = await api(`/api/boards/${game}`);
   return app.boards[game];
 }
 function playerColour(b, p) { return b.player_colours[p % b.player_colours.length]; }
+
+// ------------------------------------------------------------------ the first start
+function compiling(r) {
+  // what the page says while the server compiles (first start after an install only)
+  if (r.error) return `the server could not start its opponents: ${r.error}`;
+  const done = (r.kernels ? 1 : 0) + r.started, steps = 1 + r.workers;
+  return `compiling, first start only: step ${done} of ${steps} ` +
+    `(${r.kernels ? "game kernels done; " : "game kernels; "}` +
+    `${r.started} of ${r.workers} opponents' processes ready), ${Math.round(r.seconds)} s so far`;
+}
+async function waitReady(r) {
+  // until the server is ready: the banner with progress, and no game can start
+  const banner = $("compiling");
+  while (!r.ready) {
+    banner.hidden = false;
+    banner.textContent = compiling(r);
+    $("f-start").disabled = true;
+    if (r.error) return false;
+    await new Promise((ok) => setTimeout(ok, 1000));
+    try { r = await api("/api/ready"); } catch (e) { /* the server restarting: ask again */ }
+  }
+  banner.hidden = true;
+  $("f-start").disabled = false;
+  return true;
+}
 function label(page, p) {
   const who = page.agents[p];
   return `player_${p} (${who})`;
@@ -83,7 +115,8 @@ function fillSeats() {
     for (const a of game.agents[n]) option(sel, a.name, a.elo === null ? `${a.name} (unrated)`
       : `${a.name} (Elo ${a.elo})`);
     const offered = game.agents[n].map((a) => a.name);
-    sel.value = offered.includes(before[k]) ? before[k] : "heuristic";
+    sel.value = offered.includes(before[k]) ? before[k]
+      : offered.includes("heuristic") ? "heuristic" : offered[0];
     k++;
   }
 }
@@ -165,7 +198,9 @@ async function draw(page) {
   const b = await board(page.game);
   const legal = page.legal || [];
   const act = app.mode === "play" ? play : () => {};
-  const clicks = page.game === "hansa" ? drawHansa(b, page, legal) : drawVoyage(b, page, legal);
+  $("board-wrap").hidden = !b;
+  const clicks = !b ? [] : page.game === "hansa" ? drawHansa(b, page, legal)
+    : drawVoyage(b, page, legal);
   wireClicks(clicks, act);
   drawPanel(b, page, legal, act);
   // for scripts and tests: where the page is
@@ -198,13 +233,16 @@ function status(page) {
   const who = page.to_move === page.seat && app.mode === "play" ? "your decision"
     : `${label(page, page.to_move)} to move` + (app.mode === "play" && page.status === "thinking"
       ? ` (thinking, at most ${app.meta.deadline_seconds} s a move)` : "");
-  return `round ${v.round}, phase ${v.phase}: ${who}` + (app.mode === "play" && page.at < page.moves ? "" : "");
+  if (v.fields) return `${page.game}, move ${page.at}: ${who}`;
+  return `round ${v.round}, phase ${v.phase}: ${who}`;
 }
 function drawPanel(b, page, legal, act) {
   const st = $("status");
   st.innerHTML = "";
   html("span", { class: page.to_move === page.seat ? "turn" : "" }, st, status(page));
-  if (page.game === "hansa") hansaPlayers(b, page); else voyagePlayers(b, page);
+  if (page.game === "hansa") hansaPlayers(b, page);
+  else if (page.game === "voyage") voyagePlayers(b, page);
+  else genericFields(page);
   const box = $("legal");
   box.innerHTML = "";
   for (const a of legal) {
@@ -238,8 +276,9 @@ function drawPanel(b, page, legal, act) {
 }
 function finalScoring(page) {
   // what the final scoring added to the VP of play (Voyage V51: 5 VP a target card)
-  const added = page.result.scores.map((s, p) => s - (page.view.players[p].vp ?? page.view.players[p].score));
-  if (page.game !== "voyage" || added.every((x) => x === 0)) return "";
+  if (page.game !== "voyage") return "";
+  const added = page.result.scores.map((s, p) => s - page.view.players[p].vp);
+  if (added.every((x) => x === 0)) return "";
   return "final scoring (V51), 5 VP for each target card whose port carries the player's " +
     "monument: " + added.map((x, p) => `player_${p} +${x}`).join(", ") +
     " (the players table shows the VP of play)";
@@ -374,6 +413,22 @@ function hansaPlayers(b, page) {
     for (const [name, c] of Object.entries(v.sale)) tokenChip(b, d, name, c);
   }
   if (v.loss_colour) html("div", {}, p, `loss: a ${v.loss_colour} token is to be given up`);
+}
+
+// ------------------------------------------------------------------ any other game
+function genericFields(page) {
+  // the seat's observation entries by name (the game's obs_names), no board
+  const box = $("players");
+  box.innerHTML = "";
+  html("div", { class: "hint" }, box,
+    `${page.game}: what player_${page.seat} observes (the game's own entry names)`);
+  const t = html("table", { id: "fields" }, box);
+  for (const [name, value] of page.view.fields) {
+    const tr = html("tr", { "data-field": name }, t);
+    html("td", {}, tr, name);
+    html("td", {}, tr, String(value));
+  }
+  $("private").innerHTML = "";
 }
 
 // ------------------------------------------------------------------ Voyage
@@ -625,6 +680,7 @@ function route() {
 async function main() {
   try { app.meta = await api("/api/meta"); } catch (e) { return say(e.message, true); }
   for (const g of app.meta.games) option($("f-game"), g.name);
+  for (const g of app.meta.games) option($("w-game"), g.name);
   $("think").textContent = app.meta.deadline_seconds;
   $("f-game").onchange = fillSetup;
   $("f-players").onchange = fillSeats;
@@ -641,6 +697,10 @@ async function main() {
   fillSetup();
   fillLibrary();
   window.addEventListener("hashchange", route);
+  if (!app.meta.ready.ready) {
+    show(location.hash.startsWith("#watch") ? "library" : "setup");
+    if (!(await waitReady(app.meta.ready))) return;
+  }
   route();
 }
 main();
