@@ -72,8 +72,8 @@ def test_every_tracked_data_file_of_an_installed_folder_is_in_the_wheel(wheel):
 
 def test_the_files_the_code_opens_are_in_the_wheel(wheel):
     from agents import az, ppo, rllib_agent
-    from training import recipe
     from tradewinds_web import app
+    from training import recipe
     from voyage_env import board
 
     names, _ = wheel
