@@ -1,9 +1,9 @@
 """Agents, measured: search speed beside OpenSpiel's IS-MCTS, and strength head to head.
 
-    python -m benchmarks.agents speed                  # simulations/s, decisions/s
-    python -m benchmarks.agents strength --games 400   # win rates, seats rotated
-    python -m benchmarks.agents departures             # how often search leaves the heuristic
-    python -m benchmarks.agents decision-time --agents az mcts:400   # seconds per decision
+    tradewinds bench agents-speed                          # simulations/s, decisions/s
+    tradewinds strength --games 400                        # win rates, seats rotated
+    tradewinds bench decision-time --agents az mcts:400    # seconds per decision
+    python -m benchmarks.agents departures                 # how often search leaves the heuristic
 
 *Speed* (one core, same run): our SO-ISMCTS with random rollouts searching every decision
 of whole Hansa 2-player games, the peer's protocol (the ratio's numerator); on early
@@ -484,14 +484,25 @@ def markdown(result: dict, kind: str) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.agents", description=__doc__,
+def _paragraph(start: str) -> str:
+    """The paragraph of the module's docstring that begins with `start` (a kind's help)."""
+    return next(p for p in __doc__.split("\n\n") if p.startswith(start)).replace("\n", " ")
+
+
+def main(argv=None, prog=None) -> int:
+    """The command line; `prog` is the name of a command that hands one kind over (`tradewinds
+    strength`), its usage and errors then name it instead of the kind's."""
+    parser = argparse.ArgumentParser(prog=prog or "python -m benchmarks.agents",
+                                     description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="kind", required=True)
-    p = sub.add_parser("speed", help="IS-MCTS simulations/s beside OpenSpiel, heuristic "
+    named = {"prog": prog} if prog else {}
+    p = sub.add_parser("speed", **named, description=_paragraph("*Speed*"),
+                       help="IS-MCTS simulations/s beside OpenSpiel, heuristic "
                        "decisions/s")
     p.add_argument("--quick", action="store_true", help="short timings (smoke runs)")
-    p = sub.add_parser("strength", help="head-to-head win rates, seats rotated")
+    p = sub.add_parser("strength", **named, help="head-to-head win rates, seats rotated",
+                       description=_paragraph("*Strength*"))
     p.add_argument("--pairings", nargs="+", default=list(PAIRINGS),
                    help="agent-opponent pairs (default: %(default)s)")
     p.add_argument("--players", nargs="+", type=int, default=[2])
@@ -506,14 +517,16 @@ def main(argv=None) -> int:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--stored", action="store_true", help="play nothing: report the games "
                    "the --db holds so far (from game 0, with their control)")
-    p = sub.add_parser("departures", help="how often IS-MCTS picks another action than "
+    p = sub.add_parser("departures", **named, description=_paragraph("*Departures*"),
+                       help="how often IS-MCTS picks another action than "
                        "the heuristic, by kind of action")
     p.add_argument("--simulations", type=int, default=400)
     p.add_argument("--players", nargs="+", type=int, default=[2])
     p.add_argument("--game", nargs="+", type=cli_args.game_name, default=["hansa", "voyage"])
     p.add_argument("--games", type=int, default=4, help="heuristic self-play games per "
                    "game and player count")
-    p = sub.add_parser("decision-time", help="seconds per decision of named agents on the "
+    p = sub.add_parser("decision-time", **named, description=_paragraph("*Decision time*"),
+                       help="seconds per decision of named agents on the "
                        "same positions")
     p.add_argument("--agents", nargs="+", default=["az", "mcts:400"])
     p.add_argument("--players", nargs="+", type=int, default=[2])

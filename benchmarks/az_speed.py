@@ -2,9 +2,9 @@
 one game and a batch of games side by side, for each game at 2 players; medians of
 `--repeats` searches from the opening positions of seeds 0.. .
 
-    python -m benchmarks.az_speed [--net PATH ...] [--random --width 256] [--sims 200]
-    python -m benchmarks.az_speed --as-played [--positions 100]  # + as `az` plays them
-    python -m benchmarks.az_speed --selfplay [--actors 2]   # + recorded positions/s
+    tradewinds bench az-speed [--net PATH ...] [--random --width 256] [--sims 200]
+    tradewinds bench az-speed --as-played [--positions 100]  # + as `az` plays them
+    tradewinds bench az-speed --selfplay [--actors 2]        # + recorded positions/s
 
 Without --net the shipped 2-player nets are timed; --random times a random net of the
 given width instead (the cost of a forward pass depends on the sizes, not the values; the
@@ -116,8 +116,8 @@ def _nets(args) -> list:
     return [pvnet.load(az.shipped(c.game, 2)) for c in configs]
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.az_speed", description=__doc__)
+def main(argv=None, prog="python -m benchmarks.az_speed") -> int:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__)
     p.add_argument("--net", action="append", default=[], help="a net file (repeatable)")
     p.add_argument("--random", action="store_true", help="random nets, not the shipped ones")
     p.add_argument("--width", type=int, default=256, help="width of the --random nets")

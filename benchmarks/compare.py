@@ -1,7 +1,7 @@
 """Regression guards: compare a fresh throughput run with a stored one, flag real drops.
 
-    python -m benchmarks.compare benchmarks/results/latest.json fresh.json [--tolerance 0.15]
-    python -m benchmarks.compare --guard [--write]     # same-run ratios, half a minute (CI)
+    tradewinds bench compare benchmarks/results/latest.json fresh.json [--tolerance 0.15]
+    tradewinds bench compare --guard [--write]    # same-run ratios, half a minute (CI)
 
 ``--guard`` measures the ratios of `benchmarks.guard` (kernel against the reference and
 against a fixed plain numba loop, batch scaling) and fails on a drop of more than a third
@@ -70,8 +70,8 @@ def guard(stored_path: Path, write: bool) -> int:
     return 1 if bad or not rows else 0
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(argv=None, prog="python -m benchmarks.compare") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("stored", type=Path, nargs="?")
     ap.add_argument("fresh", type=Path, nargs="?")

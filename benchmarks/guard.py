@@ -1,5 +1,5 @@
 """The speed guard: same-run ratios that do not depend on the machine's speed, measured in
-half a minute and compared with the stored ones (`python -m benchmarks.compare --guard`).
+half a minute and compared with the stored ones (`tradewinds bench compare --guard`).
 
 Absolute rates move with the machine and its load; these ratios move only when the code
 (or numba) changes how fast it is relative to something it does not touch:

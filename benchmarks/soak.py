@@ -1,9 +1,9 @@
 """Differential soak: the numba kernels against the plain-Python references, whole games.
 
-    python -m benchmarks.soak --games 10000              # both games, the full soak
-    python -m benchmarks.soak --games 300 --heuristic-games 30 --game voyage
-    python -m benchmarks.soak --replay voyage:random:123  # one game again, in this process
-    python -m benchmarks.soak --games 10000 --minutes 45  # as much of it as fits in 45 min
+    tradewinds bench soak --games 10000               # both games, the full soak
+    tradewinds bench soak --games 300 --heuristic-games 30 --game voyage
+    tradewinds bench soak --replay voyage:random:123  # one game again, in this process
+    tradewinds bench soak --games 10000 --minutes 45  # as much of it as fits in 45 min
 
 For each game (Hansa, Voyage) it plays `--games` uniformly random games and
 `--heuristic-games` games of the heuristic agent in every seat (`agents.heuristic
@@ -397,13 +397,13 @@ def report(summary: Summary) -> None:
         console.print(f"[red]{len(summary.disagreements)} games disagree[/]")
         for o in summary.disagreements:
             console.print("  " + describe(o))
-            console.print(f"  replay: python -m benchmarks.soak --replay {o['tag']}")
+            console.print(f"  replay: tradewinds bench soak --replay {o['tag']}")
     else:
         console.print("[green]no disagreement[/]")
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None, prog="python -m benchmarks.soak") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10_000, help="random games per game")
     ap.add_argument("--heuristic-games", type=int, default=None,
                     help="heuristic games per game (default: games / 10)")

@@ -1,8 +1,8 @@
 """Throughput of our kernels, envs and references beside peers, measured in one run.
 
-    python -m benchmarks.throughput                # full run (~4 min), writes results/
-    python -m benchmarks.throughput --quick        # smoke run, seconds
-    python -m benchmarks.throughput --games hansa --players 3 --no-peers
+    tradewinds bench                  # full run (~4 min), writes results/
+    tradewinds bench --quick          # smoke run, seconds
+    tradewinds bench --games hansa --players 3 --no-peers
 
 Every registered game with the ``batch`` capability can be measured (`tradewinds.protocol`);
 a game without a plain-Python reference gets no reference row.
@@ -306,8 +306,8 @@ def _jsonable(obj):
     return obj
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(argv=None, prog="python -m benchmarks.throughput") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default=",".join(registry.games()))
     ap.add_argument("--players", default="2,3,4")

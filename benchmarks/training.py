@@ -1,9 +1,9 @@
 """Training throughput: the batched VecEnv (`training.vec_env.BatchedVecEnv`) beside
 SB3's `DummyVecEnv` over `SingleAgentEnv`s, measured in one run.
 
-    python -m benchmarks.training              # both games, 2 players (~10 min on 2 busy cores)
-    python -m benchmarks.training --quick      # smoke run
-    python -m benchmarks.training --games hansa --repeats 3
+    tradewinds bench training            # both games, 2 players (~10 min on 2 busy cores)
+    tradewinds bench training --quick    # smoke run
+    tradewinds bench training --games hansa --repeats 3
 
 (a) env steps/s at 64 envs with random learner actions chosen among the legal ones (one
 njit pick per row, the same chooser for both). Each env is asked for its masks the way
@@ -212,8 +212,8 @@ def markdown(result) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(argv=None, prog="python -m benchmarks.training") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default="hansa,voyage")
     ap.add_argument("--players", type=int, default=2)

@@ -1,6 +1,6 @@
 """Ship a run's checkpoint as the `ppo` agent of its game:
 
-    python -m training.ship results/train/hansa_2p
+    tradewinds train ship-ppo results/train/hansa_2p
 
 writes ``agents/checkpoints/<game>_<players>p.zip`` (the policy without the optimizer's
 state, `training.checkpoints.export`) and a ``.json`` beside it with the game, the steps,
@@ -54,8 +54,8 @@ def ship(run: Path, dest_dir: Path | None = None) -> Path:
     return path
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__)
+def main(argv=None, prog="python -m training.ship") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("run", help="a `tradewinds train` output directory")
     parser.add_argument("--dest", default=None, help="directory (default agents/checkpoints)")
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """Drawing of a Voyage board with matplotlib (Agg): docs picture and the env's rgb_array.
 
-    python -m voyage_env.render_map [out.png] [--map path/to/file.map]
+    tradewinds render-map [out.png] [--map path/to/file.map]
 
 `draw_map(vmap, ax)` draws the board onto an axes (optionally with ships);
 `render_rgb_array(vmap, ships=...)` returns an ``uint8[h, w, 3]`` image;
@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
@@ -362,18 +361,23 @@ def save_png(vmap: VoyageMap, path, dpi=100, legend_at=None):
     fig.savefig(path, dpi=dpi)
 
 
-def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    map_path = None
-    if "--map" in argv:
-        i = argv.index("--map")
-        map_path = argv[i + 1]
-        del argv[i:i + 2]
-    out = argv[0] if argv else "docs/voyage_map.png"
-    vmap = load_map(map_path)
-    save_png(vmap, out)
-    print(f"wrote {out}: {vmap.num_hexes} sea spaces")
+def main(argv=None, prog="python -m voyage_env.render_map") -> int:
+    from tradewinds.cli_args import ArgumentParser
+
+    ap = ArgumentParser(prog=prog, description="Draw a Voyage board as a PNG (the picture "
+                        "in docs/voyage_map.md).")
+    ap.add_argument("out", nargs="?", default="docs/voyage_map.png",
+                    help="the PNG to write (default %(default)s)")
+    ap.add_argument("--map", default=None, help="a .map file (default: the shipped map)")
+    args = ap.parse_args(argv)
+    try:
+        vmap = load_map(args.map)
+        save_png(vmap, args.out)
+    except (OSError, ValueError) as e:
+        ap.exit(2, f"{prog}: error: {' '.join(str(e).split())}\n")
+    print(f"wrote {args.out}: {vmap.num_hexes} sea spaces")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

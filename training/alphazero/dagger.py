@@ -1,6 +1,6 @@
 """DAgger for the raw policy: the net plays, the heuristic labels the positions it reaches.
 
-    python -m training.alphazero.dagger agents/nets/voyage_2p.npz --rounds 3 \\
+    tradewinds train dagger agents/nets/voyage_2p.npz --rounds 3 \\
         --games 2000 --every 10 --out results/dagger/voyage_2p
 
 A net fitted to the heuristic's decisions in heuristic games agrees with it on held-out
@@ -185,7 +185,7 @@ class Run:
         return row
 
     def metadata(self, r: int) -> dict:
-        here = "python -m training.alphazero.dagger " + shlex.join(self.args.argv)
+        here = f"{self.args.prog} " + shlex.join(self.args.argv)
         before = self.meta.get("command")
         return {**{k: v for k, v in self.meta.items() if k not in ("rated", "command")},
                 "command": f"{before} && {here}" if before else here,
@@ -211,8 +211,8 @@ class Run:
         return rows
 
 
-def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__,
+def parser(prog="python -m training.alphazero.dagger") -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("init", type=Path, help="the net to start from (.npz)")
     ap.add_argument("--rounds", type=cli_args.int_at_least(1), default=3)
@@ -248,10 +248,11 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv=None) -> int:
-    ap = parser()
+def main(argv=None, prog="python -m training.alphazero.dagger") -> int:
+    ap = parser(prog)
     args = ap.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.prog = prog                      # the command as typed, for the net's record
     if not args.init.is_file():
         ap.exit(2, f"error: no net file at {args.init}\n")
     if not 0.0 <= args.beta <= 1.0:
@@ -261,7 +262,7 @@ def main(argv=None) -> int:
     if not args.warm_share >= 0.0:
         ap.exit(2, f"error: --warm-share must be >= 0, got {args.warm_share!r}\n")
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
-                if k not in ("resume", "rounds", "argv", "device")}
+                if k not in ("resume", "rounds", "argv", "prog", "device")}
     config_file = args.out / "config.json"
     try:
         if config_file.is_file() and not args.resume:

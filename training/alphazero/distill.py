@@ -1,6 +1,6 @@
 """Distil a policy-value net into a smaller one: the same prior and value, a faster search.
 
-    python -m training.alphazero.distill agents/nets/hansa_2p.npz --width 256 \\
+    tradewinds train distill agents/nets/hansa_2p.npz --width 256 \\
         --replay results/train/az_hansa_2p_sp2/replay.npz --out results/distil/hansa_2p_256.npz
 
 The search spends nearly all of its time in the forward pass of one leaf at a time, so a
@@ -115,8 +115,8 @@ def teacher_command(teacher: Path, stored: str | None) -> str | None:
     return stored
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(argv=None, prog="python -m training.alphazero.distill") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("teacher", type=Path, help="the net to distil (.npz)")
     ap.add_argument("--width", type=cli_args.int_at_least(1), default=256)
@@ -141,16 +141,16 @@ def main(argv=None) -> int:
     weights, config, meta = distil(args.teacher, args.width, args.blocks, args.games,
                                    args.every, args.epochs, args.replay, args.seed,
                                    args.lr, args.device)
-    save_made_by(args.out, weights, config, meta, "training.alphazero.distill", argv,
+    save_made_by(args.out, weights, config, meta, prog, argv,
                  teacher_command(args.teacher, meta.get("command")))
     return 0
 
 
-def save_made_by(out: Path, weights, config: pvnet.NetConfig, meta: dict, module: str,
+def save_made_by(out: Path, weights, config: pvnet.NetConfig, meta: dict, prog: str,
                  argv, before: str | None) -> None:
     """Save a net whose metadata's command is `before` (what made its start), then this
-    run of `module` with `argv` (the process's own arguments when None)."""
-    here = f"python -m {module} " + shlex.join(sys.argv[1:] if argv is None else argv)
+    run of the command `prog` with `argv` (the process's own arguments when None)."""
+    here = f"{prog} " + shlex.join(sys.argv[1:] if argv is None else argv)
     meta["command"] = f"{before} && {here}" if before else here
     out.parent.mkdir(parents=True, exist_ok=True)
     print(f"wrote {pvnet.save(out, weights, config, meta)}")

@@ -1,6 +1,6 @@
 """A net taught by the rollout search: `mcts:<N>`'s visit counts and root values as targets.
 
-    python -m training.alphazero.search_teacher voyage --players 2 --games 600 --every 10 \\
+    tradewinds train search-teacher voyage --players 2 --games 600 --every 10 \\
         --simulations 400 --workers 2 --labels results/search/voyage_2p \\
         --init agents/nets/voyage_2p.npz --epochs 4 --value-blend 0.5 \\
         --out results/search/voyage_2p.npz
@@ -161,8 +161,8 @@ def fit(records: dict, held: dict, config: pvnet.NetConfig, init: Path | None,
     return learner.weights(), found
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(argv=None, prog="python -m training.alphazero.search_teacher") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("game", type=cli_args.game_name)
     ap.add_argument("--players", type=int, default=2)
@@ -226,7 +226,7 @@ def main(argv=None) -> int:
     t1 = time.perf_counter()
     weights, found = fit(records, held, config, args.init, args.epochs, args.lr, args.seed,
                          args.device)
-    here = "python -m training.alphazero.search_teacher " + shlex.join(
+    here = f"{prog} " + shlex.join(
         sys.argv[1:] if argv is None else argv)
     before = meta.get("command")
     out_meta = {"command": f"{before} && {here}" if before else here,

@@ -1,8 +1,8 @@
 """Ship a rated net of a run as the game's default: ``agents/nets/<game>_<n>p.npz``.
 
-    python -m training.alphazero.ship results/train/az_hansa_2p --iteration 0
-    python -m training.alphazero.ship RUN --iteration 36 --strength benchmarks/results/X.json
-    python -m training.alphazero.ship NET.npz --strength benchmarks/results/X.json
+    tradewinds train ship-net results/train/az_hansa_2p --iteration 0
+    tradewinds train ship-net RUN --iteration 36 --strength benchmarks/results/X.json
+    tradewinds train ship-net NET.npz --strength benchmarks/results/X.json
 
 copies ``nets/net_<iteration>.npz`` of the run (every rated net is kept there) with its
 rating row from ``log.csv`` and the run's settings added to the metadata, so the shipped
@@ -102,8 +102,8 @@ def _save(weights, config: pvnet.NetConfig, meta: dict, dest: Path | None) -> Pa
     return pvnet.save(dest, weights, config, meta)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(argv=None, prog="python -m training.alphazero.ship") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out), or a "
                     "net file rated by --strength")

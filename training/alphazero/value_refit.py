@@ -1,6 +1,6 @@
 """Refit a net's value on many more games, its policy held: leaf values without playouts.
 
-    python -m training.alphazero.value_refit agents/nets/voyage_2p.npz --games 40000 \\
+    tradewinds train value-refit agents/nets/voyage_2p.npz --games 40000 \\
         --every 40 --judge 0 --simulations 1200 --out results/nets/voyage_2p_value.npz
 
 A warm start's value head learned the outcomes of some thousands of games and overfits
@@ -72,8 +72,8 @@ def refit(net: Path, games: int, every: int, epochs: int, seed: int = 0, lr: flo
     return learner.weights(), config, out_meta
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(argv=None, prog="python -m training.alphazero.value_refit") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("net", type=Path, help="the net to refit (.npz)")
     ap.add_argument("--games", type=cli_args.int_at_least(1), default=40000,
@@ -105,7 +105,7 @@ def main(argv=None) -> int:
                                   args.seed, args.lr, args.device, search=search)
     from training.alphazero.distill import save_made_by
 
-    save_made_by(args.out, weights, config, meta, "training.alphazero.value_refit", argv,
+    save_made_by(args.out, weights, config, meta, prog, argv,
                  meta.get("command"))
     return 0
 
