@@ -6,5 +6,6 @@ dataclasses whose option fields are its options; `tradewinds_cli.options` builds
 from them) and `run(args)`. `main` lists them in `COMMANDS` and does the rest: one-line
 errors with exit status 2, Ctrl-C with exit status 130. A command module imports what it
 needs inside its functions, so `tradewinds --help` and each command load only their own
-floors.
+floors. A command that groups other command lines (`bench`, `ratings`, `strength`,
+`render-map`, `train STAGE`) hands its arguments over to them (`tradewinds_cli.verbs`).
 """

@@ -17,13 +17,13 @@ from importlib import import_module
 from tradewinds.cli_args import EXIT_ERROR, EXIT_INTERRUPTED, ArgumentParser
 from tradewinds_cli import options
 
-COMMANDS = ("demo", "fpa", "balance", "ladder", "match", "evaluate", "play", "train",
-            "exploit", "serve", "replay", "bench")
+COMMANDS = ("demo", "fpa", "balance", "ladder", "match", "strength", "evaluate", "ratings",
+            "play", "train", "exploit", "serve", "replay", "bench", "render-map")
 
 
 def command(name: str):
-    """The module of a command (`tradewinds_cli.<name>`)."""
-    return import_module(f"tradewinds_cli.{name}")
+    """The module of a command (`tradewinds_cli.<name>`, a dash in the name an underscore)."""
+    return import_module(f"tradewinds_cli.{name.replace('-', '_')}")
 
 
 def build_parser(selected: str | None = None) -> ArgumentParser:

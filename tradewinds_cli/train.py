@@ -1,6 +1,8 @@
 """`tradewinds train`: self-play training. The backend picks the trainer: MaskablePPO on
 this machine (training/trainer.py) or Ray RLlib (training/rllib.py); the options of both
-come from their config dataclasses, a field they share once."""
+come from their config dataclasses, a field they share once. `--recipe` runs a recipe's
+stages, and `tradewinds train STAGE ...` one stage on its own, handed its arguments
+untouched (`STAGES`; `tradewinds_cli.verbs`)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,28 @@ import dataclasses
 from dataclasses import dataclass
 
 from tradewinds.cli_args import option
+from tradewinds_cli.verbs import Verb, hand_over
 
-HELP = "self-play training: MaskablePPO against a pool of snapshots, the heuristic and random"
+STAGES = (
+    Verb("distill", "training.alphazero.distill:main", "a narrower net fitted to a wider "
+         "one's policy and values, for a faster search"),
+    Verb("dagger", "training.alphazero.dagger:main", "DAgger for the raw policy: the net "
+         "plays, the heuristic (or mcts:N) labels the positions it reaches"),
+    Verb("value-refit", "training.alphazero.value_refit:main", "a net's value trained "
+         "further on many heuristic games' outcomes, its policy held"),
+    Verb("search-teacher", "training.alphazero.search_teacher:main", "a net fitted to the "
+         "rollout search's visit counts and root values"),
+    Verb("ship-net", "training.alphazero.ship:main", "copy a rated net to "
+         "agents/nets/<game>_<n>p.npz, the az and net agents' default"),
+    Verb("ship-ppo", "training.ship:main", "copy a PPO run's checkpoint to "
+         "agents/checkpoints/<game>_<n>p.zip, the ppo agent's default"),
+    Verb("voyage-value", "training.fit_voyage_value:main", "fit the Voyage heuristic's leaf "
+         "judgement (agents/value_voyage_fit.py) to heuristic self-play"),
+)
+STAGE_NAMES = tuple(s.name for s in STAGES)
+
+HELP = ("self-play training (MaskablePPO, AlphaZero), a recipe's stages (--recipe), or one "
+        "stage: distill, dagger, value-refit, search-teacher, ship-net, ...")
 DESCRIPTION = (
     "Trains a MaskablePPO policy (sb3-contrib) on the batched VecEnv: the learner takes a "
     "random seat in each game; its opponents are drawn per game from the pool (snapshots of "
@@ -17,7 +39,10 @@ DESCRIPTION = (
     "checkpoint it evaluates against random and the heuristic and writes model.zip, log.csv "
     "and curve.png to --out atomically; --resume continues a run. --backend rllib trains on "
     "Ray RLlib instead (multi-agent self-play, training/rllib.py). --algo alphazero trains a "
-    "policy-value net by self-play with the net-guided IS-MCTS (training/alphazero/loop.py).")
+    "policy-value net by self-play with the net-guided IS-MCTS (training/alphazero/loop.py). "
+    "--recipe NAME runs every stage that made a shipped net. One stage on its own: tradewinds "
+    f"train STAGE ... with STAGE one of {', '.join(STAGE_NAMES)} (tradewinds train STAGE "
+    "--help for its options).")
 
 
 @dataclass(frozen=True)
@@ -36,8 +61,10 @@ class Trainer:
 
 
 def hands_over(argv: list[str]) -> bool:
-    """``--recipe`` runs a recipe: its own options (`run_argv`), not a trainer's."""
-    return any(a == "--recipe" or a.startswith("--recipe=") for a in argv)
+    """A stage named first, or ``--recipe``: their own options (`run_argv`), not a
+    trainer's."""
+    staged = bool(argv) and argv[0] in STAGE_NAMES
+    return staged or any(a == "--recipe" or a.startswith("--recipe=") for a in argv)
 
 
 def recipe_parser():
@@ -75,6 +102,13 @@ def recipe_parser():
 
 
 def run_argv(argv: list[str]) -> int:
+    if argv and argv[0] in STAGE_NAMES:
+        return hand_over(STAGES[STAGE_NAMES.index(argv[0])], argv[1:],
+                         f"tradewinds train {argv[0]}")
+    return _recipe(argv)
+
+
+def _recipe(argv: list[str]) -> int:
     import shutil
     import sys
     from pathlib import Path
