@@ -18,7 +18,7 @@ from tradewinds.cli_args import EXIT_ERROR, EXIT_INTERRUPTED, ArgumentParser
 from tradewinds_cli import options
 
 COMMANDS = ("demo", "fpa", "balance", "ladder", "match", "strength", "evaluate", "ratings",
-            "play", "train", "exploit", "serve", "replay", "bench", "render-map")
+            "play", "train", "exploit", "serve", "replay", "bench", "render-map", "docs")
 
 
 def command(name: str):
