@@ -318,3 +318,28 @@ def test_core_hours_count_this_process_cpu_time_not_the_wall_clock(tmp_path, mon
                                out=str(tmp_path / "r")))
     assert st["core_seconds"] == 3.0     # warm start 1, self-play 1, learning 1
     assert st["seconds"] > 0
+
+
+def test_each_iteration_logs_its_losses_on_the_games_it_has_not_learned(tmp_path, monkeypatch):
+    """Before learning from an iteration's records, the net is scored on them: the log's
+    fresh losses are those of `Learner.evaluate` on exactly the records then added."""
+    from training import checkpoints as ck
+    from training.alphazero import learner as learner_module
+
+    seen = []
+    evaluate = learner_module.Learner.evaluate
+
+    def spy(self, records):
+        out = evaluate(self, records)
+        seen.append((len(records["obs"]), out["value_loss"]))
+        return out
+
+    monkeypatch.setattr(learner_module.Learner, "evaluate", spy)
+    st = train(AlphaZeroConfig(**{**TINY, "rate_mcts_games": 0}, iterations=2,
+                               out=str(tmp_path / "r")))
+    rows = [r for r in ck.read_rows(tmp_path / "r" / "log.csv") if int(r["iteration"]) > 0]
+    fresh = seen[-2:]                        # the warm start's check comes first
+    assert [n for n, _ in fresh] and sum(n for n, _ in fresh) == st["positions"]
+    for r, (_, loss) in zip(rows, fresh, strict=True):
+        assert float(r["fresh_value_loss"]) == pytest.approx(loss, rel=1e-6)
+        assert float(r["fresh_policy_loss"]) > 0

@@ -49,7 +49,7 @@ LOG_COLUMNS = ["iteration", "seconds", "core_hours", "positions", "games", "poli
                "az_low", "az_high", "az_vs_mcts", "az_mcts_low", "az_mcts_high",
                "prev_iteration", "az_vs_prev", "az_prev_low", "az_prev_high",
                "net_vs_random", "net_random_low", "net_random_high", "az_vs_random",
-               "az_random_low", "az_random_high"]
+               "az_random_low", "az_random_high", "fresh_policy_loss", "fresh_value_loss"]
 MCTS_OPPONENT = "mcts:400"
 RANDOM_ROLLOUTS = {"rollout": "random", "depth": -1, "prior": 0.0}
 """`mcts:400` as a from-scratch run meets it: random rollouts to the end, no prior (the
@@ -342,6 +342,9 @@ class Run:
         records = sp.play(c.positions, seed=(c.seed + 1) * 10**9 + st["next_seed"])
         played = sp.games_finished - games_before
         st["next_seed"] += sp.seeds_used(c.games) if c.actors else played + c.games
+        # the net's losses on games it has not learned from: beside the training losses
+        # they show whether the value head learns the game or the buffer's few games
+        fresh = self.learner.evaluate(records) if len(records["obs"]) else {}
         self.buffer.add(records)
         t1, c1 = time.perf_counter(), time.process_time()
         losses = self.learner.train(self.buffer, c.train_steps, c.learner_batch, self.gen)
@@ -351,7 +354,8 @@ class Run:
         # the actors' cores while they play; in one process, its own CPU time
         self._account(t1 - t0, (t1 - t0) * c.actors if c.actors else c1 - c0)
         self._account(time.perf_counter() - t1, time.process_time() - c1)
-        return losses
+        return {**losses, **{f"fresh_{k}": fresh[k] for k in ("policy_loss", "value_loss")
+                             if k in fresh}}
 
     def _account(self, seconds: float, core_seconds: float) -> None:
         """Wall-clock seconds and core-seconds: this process's CPU time (honest on a busy
