@@ -32,6 +32,8 @@ from agents import az_search, net_input, pvnet
 from agents.heuristic import rng_key
 from tradewinds import cli_args
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 NETS = Path(__file__).parent / "nets"
 
 

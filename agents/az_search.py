@@ -48,6 +48,8 @@ from agents import gumbel, net_input, pvnet
 from agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
 from tradewinds import jit, jitcache
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 PRIOR_FLOOR = 1e-3      # prior mass spread over legal actions the net gave nothing to
 HEURISTIC = ROLLOUTS["heuristic"]
 _BLAS = None            # a ThreadpoolController, made on first use

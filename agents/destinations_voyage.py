@@ -46,6 +46,8 @@ from voyage_env import kernel as K
 from voyage_env import routes as RT
 from voyage_env.state import MOVE
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 SCALE = 5.0          # VP of lead per unit of log-odds in a playout's value
 DRAWS = 32
 

@@ -19,6 +19,8 @@ import math
 
 import numpy as np
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 C_VISIT = 50.0      # sigma(q) = (C_VISIT + max visits) * C_SCALE * q, the paper's values
 C_SCALE = 0.1
 TINY = 1e-30

@@ -10,6 +10,8 @@ from numba import njit
 from agents import heuristic_hansa, heuristic_voyage, policies  # noqa: F401
 from tradewinds import jit, jitcache
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 
 @njit(cache=True)
 def decide(aux, s, mask, key):

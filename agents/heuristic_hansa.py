@@ -40,6 +40,8 @@ from hansa_env.bindings import HansaAux
 from hansa_env.state import ACTIONS, LOSS, REFILL, SELLING, SETUP, STATE_SIZE, TAX
 from tradewinds import jitcache, rng
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 NCITY, NCOL, NTYPE, MAXP = K.NCITY, K.NCOL, K.NTYPE, K.MAXP
 NP, PHASE, ACTIVE, DECIDER, SHIP, ACTED = K.NP, K.PHASE, K.ACTIVE, K.DECIDER, K.SHIP, K.ACTED
 MONEY, SUPPLY_STALLS, STALLS, HAND = K.MONEY, K.SUPPLY_STALLS, K.STALLS, K.HAND

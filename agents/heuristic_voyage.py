@@ -7,7 +7,7 @@ written to be fast: no Python objects, a handful of small shortest-route tables 
 decision (`voyage_env.routes`, about ten microseconds each), or none when the aux value
 carries precomputed tables (see `aux_routes`).
 
-Strategy (rules/voyage.md; DESIGN.md §5, §9):
+Strategy (docs/rules/voyage.md; docs/design.md §8, §12):
 
 - **Goal.** While monastery tiles remain, the fleet's main goal is the pepper port
   (Calicut) and, once pepper is aboard, Lisbon: the tile is 10 VP and taking the tiles is
@@ -86,6 +86,8 @@ from voyage_env import routes as RT
 from voyage_env import rules as R
 from voyage_env.bindings import VoyageAux
 from voyage_env.state import BID, CARDS, MONASTERY, MOVE, ORDER, PLAY, REACT, UPGRADE, WRECK
+
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
 # ---------------------------------------------------------------- parameters
 # Route weights (voyage_env.routes planning presets): quarter discs, a red-hex penalty per

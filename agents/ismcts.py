@@ -43,6 +43,8 @@ from agents import heuristic, policies
 from tradewinds import jit, jitcache, rng
 from tradewinds.kernel_jit import kernel
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 ROLLOUTS = {"random": 0, "heuristic": 1}
 # Settings per game, from head-to-head measurements against the heuristic (docs/agents.md,
 # benchmarks/agents.py). Hansa: PUCT with the heuristic as prior and no rollout: each leaf

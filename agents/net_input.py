@@ -17,6 +17,8 @@ from agents import policies
 from agents.heuristic import rng_key
 from tradewinds import jit, jitcache
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 
 @njit(cache=True)
 def heuristic_hint(aux, s, p, mask, key, seen):

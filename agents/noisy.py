@@ -14,6 +14,8 @@ import numpy as np
 
 from agents.heuristic import HeuristicAgent
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 
 def parse_eps(spec) -> float:
     """'0.5' -> 0.5, refusing anything outside [0, 1]."""

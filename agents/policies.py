@@ -20,6 +20,8 @@ from numba.extending import overload
 from tradewinds import jit, rng
 from tradewinds.jit import is_aux
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 _BOUND: dict = {}
 _VALUES: dict = {}
 

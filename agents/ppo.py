@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
 
 

@@ -34,6 +34,8 @@ from numba import njit
 
 from tradewinds import jitcache
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 MAX_SEATS = 4
 FORMAT = "tradewinds-pvnet-1"
 HINTS = ("", "heuristic")   # "heuristic": the input also holds the heuristic's choice, one-hot

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 
 class RandomAgent:
     """Picks uniformly among the legal actions of `action_mask`, using only `rng`.

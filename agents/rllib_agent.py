@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 POLICY = "shared"                  # the one policy every seat plays (training/rllib.py)
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
 MODULE_DIR = Path("learner_group") / "learner" / "rl_module" / POLICY

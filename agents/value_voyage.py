@@ -35,6 +35,8 @@ from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.bindings import VoyageAux
 
+BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
+
 VP_PER_LOGIT = 5.0     # = agents.ismcts.DEFAULTS["voyage"]["scale"] (tested)
 ENDGAME_TILES = 2      # at most this many tiles left: the position is played out
 DECIDED = 1000.0       # the playout's winner, in VP above the rest (a sure win)

@@ -2,25 +2,30 @@
 
     python -m studies.carry --from <revision> [--games 2]
 
-A ladder member's fingerprint is the bytes of the files that decide how it plays
-(`studies.evaluate`); when they change, the shipped ladder is stale and asks for a refit,
-hours of games for the search members. A change that makes every decision as before (a
-faster search, a function split in two) cannot move a rating, and `carry` proves that
-for each stale member before it takes the new fingerprint: it plays ``--games`` games
-with the member in every seat, so that every decision is its own, from the same seeds
-and generators under a checkout of the revision the ladder was fitted at (a git
-worktree) and under this tree, each in a child process, and compares every action.
+A ladder member's identity is the behaviour version its agent declares
+(`agents.behaviour`), so most changes (a docstring, a moved file, a faster search that a
+replay record shows plays the same) leave it as it is. When an identity changes (a
+version bumped, a net file rewritten), the shipped ladder is stale and asks for a refit,
+hours of games for the search members. A change that makes every decision as before
+cannot move a rating, and `carry` proves that for each stale member before it takes the
+new identity: it plays ``--games`` games with the member in every seat, so that every
+decision is its own, from the same seeds and generators (`studies.replay.actions`) under
+a checkout of the revision the ladder was rated at (a git worktree) and under this tree,
+each in a child process, and compares every action.
 
-When all agree, the member's fingerprint and files are updated and the evidence is kept
-with it (``carried``: the fingerprint it replaced, the revision, the games and decisions
-compared); the ladder's version changes with the fingerprint. When one differs nothing
-is written and the first difference is named: that change needs a refit
-(``python -m studies.evaluate fit``).
+When all agree, the member gets its new identity and a new replay record, and the
+evidence is kept with it (``carried``: the identity it replaced, the revision, the games
+and decisions compared); the ladder's version changes with the identity. When one
+differs nothing is written and the first difference is named: that change needs a refit
+(``python -m studies.evaluate fit``) or the member replayed (``python -m studies.extend
+--replace``). A ladder of the older schema, its members named by file fingerprints, is
+migrated the same way: every member is carried to its behaviour identity.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import subprocess
@@ -29,30 +34,26 @@ import tempfile
 import time
 from pathlib import Path
 
-from studies import evaluate
+from studies import evaluate, replay
+from studies.replay import SEED, first_difference
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED = 9_000_000_000            # game i of a check plays seed SEED + i
-_PLAYER = r"""
+__all__ = ["SEED", "carry_ladder", "first_difference", "identity_at", "play"]
+_PLAYER = inspect.getsource(replay.actions) + """
 import json, sys
-import numpy as np
-from agents import make_agent
-from studies.arena import agent_action
-from tradewinds import registry
-game_name, n, member, games, seed, options = sys.argv[1:7]
-g = registry.game(game_name)
-agent = make_agent(member, game=game_name)
-out = []
-for i in range(int(games)):
-    s = g.new_state(int(n), int(seed) + i, **json.loads(options))
-    played = []
-    while not g.is_terminal(s):
-        p = g.current_player(s)
-        a = int(agent_action(agent, g, s, p, np.random.default_rng([int(seed) + i, len(played)])))
-        played.append(a)
-        g.step(s, a)
-    out.append(played)
-print(json.dumps(out))
+game, n, member, games, seed, options = sys.argv[1:7]
+print(json.dumps(actions(game, int(n), member, int(games), int(seed), json.loads(options))))
+"""
+# the identity at an older tree: its behaviour identity, or before those its fingerprint
+_IDENTITY = """
+import inspect, sys
+import studies.evaluate as e
+name, game, players = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if hasattr(e, "identity"):
+    print(e.identity(name, game, players))
+else:
+    count = (players,) if "players" in inspect.signature(e.fingerprint).parameters else ()
+    print(e.fingerprint(name, game, *count))
 """
 
 
@@ -76,49 +77,47 @@ def play(root: Path, game: str, players: int, member: str, games: int,
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def fingerprint_at(root: Path, member: str, game: str, players: int) -> str:
-    """`member`'s fingerprint at `players` players in the code at `root` (a child process;
-    code from before fingerprints knew the player count gives the any-count one)."""
-    code = ("import inspect, sys; from studies.evaluate import fingerprint; "
-            "count = ((int(sys.argv[3]),) if 'players' in "
-            "inspect.signature(fingerprint).parameters else ()); "
-            "print(fingerprint(sys.argv[1], sys.argv[2], *count))")
-    proc = _child(root, code, member, game, str(players))
+def identity_at(root: Path, member: str, game: str, players: int) -> str:
+    """`member`'s identity at `players` players in the code at `root` (a child process):
+    its behaviour identity, or in code from before those its file fingerprint."""
+    proc = _child(root, _IDENTITY, member, game, str(players))
     if proc.returncode != 0:
         return ""
     return proc.stdout.strip().splitlines()[-1]
 
 
-def first_difference(before: list[list[int]], after: list[list[int]]) -> str | None:
-    """Where two records of the same games first part ("game i, decision j"), or None."""
-    for i, (a, b) in enumerate(zip(before, after, strict=True)):
-        for j, (x, y) in enumerate(zip(a, b, strict=False)):   # lengths: below
-            if x != y:
-                return f"game {i}, decision {j}: {x} before, {y} now"
-        if len(a) != len(b):
-            return f"game {i}: {len(a)} decisions before, {len(b)} now"
-    return None
+def rated_identity(member: dict) -> str:
+    """The identity a ladder rated `member` under (an older ladder: its fingerprint)."""
+    return member.get("behaviour") or member.get("fingerprint", "")
 
 
 def carried(ladder: dict, name: str, rev: str, games: int, decisions: int) -> dict:
-    """`ladder` with member `name` on its current fingerprint and files, the evidence kept
-    with it, and the version recomputed."""
-    game = ladder["game"]
+    """`ladder` with member `name` on its current identity and a new replay record, the
+    evidence kept with it, and the version recomputed."""
+    game, n = ladder["game"], ladder["players"]
     members = []
     for m in ladder["members"]:
         if m["name"] == name:
-            record = {"from": m["fingerprint"], "revision": rev, "games": games,
+            record = {"from": rated_identity(m), "revision": rev, "games": games,
                       "decisions": decisions, "seeds": f"{SEED} + i",
                       "created": time.strftime("%Y-%m-%d", time.gmtime())}
-            n = ladder["players"]
-            m = {**m, "fingerprint": evaluate.fingerprint(name, game, n),
-                 "files": [p.name for p in evaluate.member_files(name, game, n)],
+            if "behaviour" not in m:               # an older ladder's file fingerprint
+                record["migrated"] = True
+            rec = replay.record(game, n, name, ladder["options"])
+            m = {**{k: v for k, v in m.items() if k not in ("fingerprint", "files")},
+                 "behaviour": rec.pop("behaviour"), "replay": rec,
                  "carried": [*m.get("carried", []), record]}
         members.append(m)
     out = {k: v for k, v in ladder.items() if k != "path"}
     out["members"] = members
-    out["version"] = evaluate.ladder_version(out)
     return out
+
+
+def stale(ladder: dict) -> list[str]:
+    """The members to carry: the stale ones; in an older ladder every member."""
+    if ladder.get("schema") == evaluate.OLD_SCHEMA:
+        return [m["name"] for m in ladder["members"]]
+    return evaluate.stale_members(ladder)
 
 
 def resolve(rev: str) -> str:
@@ -133,16 +132,16 @@ def carry_ladder(path: Path, old_root: Path, rev: str, games: int, say=print) ->
     """Carry every stale member of the ladder at `path` (rewriting the file); False, and
     nothing written, when one of them plays differently."""
     ladder = json.loads(path.read_text())
-    stale = evaluate.stale_members(ladder)
-    if not stale:
+    names = stale(ladder)
+    if not names:
         say(f"{path.name}: no stale member")
         return True
     n, game = ladder["players"], ladder["game"]
-    for name in stale:
-        stored = next(m["fingerprint"] for m in ladder["members"] if m["name"] == name)
-        if fingerprint_at(old_root, name, game, n) != stored:
+    for name in names:
+        stored = rated_identity(next(m for m in ladder["members"] if m["name"] == name))
+        if identity_at(old_root, name, game, n) != stored:
             say(f"{path.name}: {name} at {rev[:10]} is not the {name} the ladder rated "
-                f"(another fingerprint there); name the revision it was fitted with")
+                f"(another identity there); name the revision it was rated at")
             return False
         before = play(old_root, game, n, name, games, ladder["options"])
         now = play(ROOT, game, n, name, games, ladder["options"])
@@ -153,6 +152,8 @@ def carry_ladder(path: Path, old_root: Path, rev: str, games: int, say=print) ->
         decisions = sum(len(x) for x in now)
         say(f"{path.name}: {name} made the same {decisions} decisions in {games} games")
         ladder = carried(ladder, name, rev, games, decisions)
+    ladder["schema"] = evaluate.LADDER_SCHEMA
+    ladder["version"] = evaluate.ladder_version(ladder)
     path.write_text(json.dumps(ladder, indent=2) + "\n")
     say(f"{path.name}: version {ladder['version']}")
     return True

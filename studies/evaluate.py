@@ -8,22 +8,24 @@ A ladder is a fixed list of agents for one game and player count (e.g. random, h
 mcts:25, mcts:100, ppo), each with a Bradley-Terry (Elo) rating on one scale with random
 = 0, fitted once from ladder-vs-ladder games (`tradewinds.rating_fit`) and stored in the
 package as ``studies/ladders/<game>_<n>p.json``: the members, their ratings with 95%
-intervals, every member's fingerprint, the line-ups, seeds and game counts, the pairwise
-results, the command that made it and the versions it ran under.
+intervals, every member's behaviour identity and replay record, the line-ups, seeds and
+game counts, the pairwise results, the command that made it and the versions it ran
+under.
 
-Every member has a *fingerprint*: the sha256 of what decides how it plays — the source
-files of its agent (and, for the heuristic and IS-MCTS, the game's heuristic module, the
-policy bindings and the game's fitted leaf judgement where it has one), the checkpoint
-file for ``ppo``, the search (with the IS-MCTS pieces it calls), the net format, the
-net's inputs and the net file for ``az`` and ``net``, with the heuristic's files as well
-(the judged leaves and a hinted net read them; the game's shipped net at the ladder's
-player count, or the file named: a new 4-player net leaves the 2-player ladder as it
-was). The ladder's *version*
+Every member has a *behaviour identity* (`agents.behaviour.identity`): the behaviour
+versions declared by the modules its agent plays with (``BEHAVIOUR = <n>``, bumped by hand
+in a change that makes any decision differently) and digests of the data it plays with
+(for ``az`` and ``net`` the weights, shape and search settings of the game's shipped net at
+the ladder's player count, or of the file named; for ``ppo`` the checkpoint's bytes). A
+docstring edit, a comment or a moved file changes no identity. Each member also keeps a
+*replay record* (`studies.replay`): its decisions in a few fixed-seed games, played under
+that identity; tests/studies/test_replay.py replays every shipped record, so a change of
+play without a new version fails there. The ladder's *version*
 (``<game>-<n>p-<10 hex digits>``) is a hash of the game, player count, game options,
-member names with their fingerprints, anchor, prior and the fit's seeds and game counts:
+member names with their identities, anchor, prior and the fit's seeds and game counts:
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
-members no longer match their fingerprints is *stale*: `evaluate` says so in its output
-(and tests/studies/test_evaluate.py fails until it is refitted, or until
+members' identities are no longer the ones it rated is *stale*: `evaluate` says so in its
+output (and tests/studies/test_evaluate.py fails until it is refitted, or until
 ``python -m studies.carry --from <revision>`` has shown that every changed member makes
 each decision as before and carried its rating over, `studies.carry`).
 
@@ -74,7 +76,8 @@ from tradewinds.store import canonical_json
 LADDER_DIR = Path(__file__).parent / "ladders"
 DEFAULT_DB = Path("results") / "evaluate.sqlite"
 FIT_DB = Path("results") / "ladder_fit.sqlite"
-LADDER_SCHEMA = "tradewinds.ladder/1"
+LADDER_SCHEMA = "tradewinds.ladder/2"
+OLD_SCHEMA = "tradewinds.ladder/1"     # members named by file fingerprints
 REPORT_SCHEMA = "tradewinds.evaluate/1"
 DEFAULT_MEMBERS = {
     "hansa": ("random", "noisy:0.8", "noisy:0.5", "noisy:0.2", "heuristic", "mcts:25",
@@ -89,74 +92,15 @@ MODEL = ("Bradley-Terry by maximum likelihood on the Elo scale (400 log10 odds),
          "information (tradewinds/rating_fit.py)")
 
 
-# -------------------------------------------------------------------- fingerprints
+# ----------------------------------------------------------------------- identities
 
 
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+def identity(name: str, game: str, players: int | None = None) -> str:
+    """Member `name`'s behaviour identity on `game` with `players` players (None: at any
+    count, so every shipped net): `agents.behaviour.identity`."""
+    from agents.behaviour import identity as behaviour_identity
 
-
-def member_files(name: str, game: str, players: int | None = None) -> list[Path]:
-    """The files that decide how agent `name` plays `game` with `players` players (see the
-    module notes; None: at any count, so every shipped net)."""
-    import inspect
-
-    import agents
-
-    base, spec = agents.split_name(name)
-    f = agents.factory(name)
-    here = Path(agents.__file__).parent
-    files = []
-    src = inspect.getsourcefile(inspect.getmodule(f) or f)
-    if src:
-        files.append(Path(src))
-    if base in ("heuristic", "noisy", "mcts", "az", "net", "dest"):  # az, net: judge, hint
-        files += [here / "heuristic.py", here / f"heuristic_{game}.py", here / "policies.py",
-                  here / f"value_{game}.py", here / f"value_{game}_fit.py"]  # if it has them
-    if base == "ppo":
-        from agents.ppo import shipped
-
-        files.append(Path(spec) if spec else shipped(game))
-    if base in ("az", "net"):              # the search, the net's format, and the net
-        from agents.az import shipped as shipped_net
-
-        files += [here / "az_search.py", here / "ismcts.py", here / "pvnet.py",
-                  here / "net_input.py", here / f"destinations_{game}.py"]
-        if spec and not spec.isdigit():
-            files.append(Path(spec))
-        else:                              # the shipped net of the count (all: any count)
-            files += [shipped_net(game, n) for n in ((2, 3, 4) if players is None
-                                                     else (int(players),))]
-    if base == "rllib" and spec:
-        from agents.rllib_agent import module_path
-
-        files += sorted(p for p in module_path(spec).iterdir() if p.is_file())
-    out = []
-    for p in files:
-        p = Path(p)
-        if p.is_file() and p.resolve() not in [q.resolve() for q in out]:
-            out.append(p)
-    return out
-
-
-def fingerprint(name: str, game: str, players: int | None = None) -> str:
-    """sha256 over the names and contents of `member_files` (file names relative to the
-    project, so a checkout elsewhere gives the same fingerprint)."""
-    import agents
-
-    root = Path(agents.__file__).parent.parent.resolve()
-    h = hashlib.sha256(name.encode())
-    for p in member_files(name, game, players):
-        try:
-            label = str(p.resolve().relative_to(root))
-        except ValueError:
-            label = p.name
-        h.update(label.encode() + b"\0" + _sha256_file(p).encode())
-    return h.hexdigest()
+    return behaviour_identity(name, game, players)
 
 
 def ladder_version(ladder: dict) -> str:
@@ -165,7 +109,7 @@ def ladder_version(ladder: dict) -> str:
     key = {"game": ladder["game"], "players": ladder["players"],
            "options": ladder["options"], "anchor": ladder["anchor"],
            "prior_games": ladder["prior_games"],
-           "members": [[m["name"], m["fingerprint"]] for m in ladder["members"]],
+           "members": [[m["name"], m["behaviour"]] for m in ladder["members"]],
            "base_seed": fit["base_seed"], "games_per_lineup": fit["games_per_lineup"]}
     if fit.get("extended"):                  # studies.extend: members added later
         key["extended"] = [[e["added"], e["games_per_lineup"], e["base_seed"]]
@@ -203,6 +147,10 @@ def load_ladder(game: str, players: int, path: str | Path | None = None) -> dict
         ladder = json.loads(p.read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise ValueError(f"{p} is not a ladder file ({e})") from None
+    if isinstance(ladder, dict) and ladder.get("schema") == OLD_SCHEMA:
+        raise ValueError(f"{p} names its members by file fingerprints ({OLD_SCHEMA}): "
+                         f"migrate it with `python -m studies.carry --from <the revision "
+                         f"it was fitted at> --ladder {p}`")
     if not isinstance(ladder, dict) or ladder.get("schema") != LADDER_SCHEMA:
         raise ValueError(f"{p} is not a ladder file (schema {LADDER_SCHEMA} expected)")
     if ladder["game"] != game or int(ladder["players"]) != int(players):
@@ -213,15 +161,15 @@ def load_ladder(game: str, players: int, path: str | Path | None = None) -> dict
 
 
 def stale_members(ladder: dict) -> list[str]:
-    """Members whose fingerprint changed since the ladder was fitted (or that cannot be
-    built any more)."""
+    """Members whose behaviour identity changed since the ladder rated them (or that cannot
+    be built any more)."""
     out = []
     for m in ladder["members"]:
         try:
-            now = fingerprint(m["name"], ladder["game"], ladder["players"])
+            now = identity(m["name"], ladder["game"], ladder["players"])
         except (ValueError, ImportError, OSError):
             now = None
-        if now != m["fingerprint"]:
+        if now != m.get("behaviour"):
             out.append(m["name"])
     return out
 
@@ -334,7 +282,7 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     ladder = {
         "schema": LADDER_SCHEMA, "version": None, "game": game, "players": n,
         "options": opts, "anchor": anchor, "prior_games": prior_games, "model": MODEL,
-        "members": member_entries(members, fitted, game, n),
+        "members": member_entries(members, fitted, game, n, opts),
         "pairs": pair_entries(pairs),
         "fit": {"games": len(rows), "games_per_lineup": games, "base_seed": base_seed,
                 "seeds": f"line-up j plays seeds base_seed + j * {SEED_STRIDE} + i, "
@@ -357,13 +305,19 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     return ladder
 
 
-def member_entries(members: Sequence[str], fitted: dict, game: str,
-                   players: int) -> list[dict]:
-    """The ladder file's members: rating, interval, fingerprint and files of each."""
-    return [{"name": m, "elo": fitted["ratings"][m]["elo"], "se": fitted["ratings"][m]["se"],
-             "ci95": fitted["ratings"][m]["ci95"], "fingerprint": fingerprint(m, game, players),
-             "files": [str(p.name) for p in member_files(m, game, players)]}
-            for m in members]
+def member_entries(members: Sequence[str], fitted: dict, game: str, players: int,
+                   options: dict) -> list[dict]:
+    """The ladder file's members: rating, interval, behaviour identity and replay record
+    (`studies.replay`) of each."""
+    from studies import replay
+
+    out = []
+    for m in members:
+        rec = replay.record(game, players, m, options)
+        out.append({"name": m, "elo": fitted["ratings"][m]["elo"],
+                    "se": fitted["ratings"][m]["se"], "ci95": fitted["ratings"][m]["ci95"],
+                    "behaviour": rec.pop("behaviour"), "replay": rec})
+    return out
 
 
 def pair_entries(pairs: dict) -> list[dict]:
@@ -428,15 +382,24 @@ def _extended_note(ladder: dict) -> str:
 
 
 def _carried_note(ladder: dict) -> str:
-    """"; carried over ..." for members whose ratings `studies.carry` kept, else ""."""
-    carried = [(m["name"], m["carried"][-1]) for m in ladder["members"] if m.get("carried")]
-    if not carried:
-        return ""
-    names = ", ".join(name for name, _ in carried)
-    last = carried[-1][1]
-    return (f"; {names} carried over to new code on {last['created']} (the same "
-            f"decisions in {last['games']} games each as at {last['revision'][:10]}, "
-            f"`studies.carry`)")
+    """"; carried over ..." for members whose ratings `studies.carry` kept, else ""; a
+    migration from file fingerprints to behaviour identities is named as one."""
+    notes = []
+    for migrated in (True, False):
+        carried = [(m["name"], m["carried"][-1]) for m in ladder["members"]
+                   if m.get("carried") and bool(m["carried"][-1].get("migrated")) == migrated]
+        if not carried:
+            continue
+        last = carried[-1][1]
+        proof = (f"(the same decisions in {last['games']} games each as at "
+                 f"{last['revision'][:10]}, `studies.carry`)")
+        if migrated and len(carried) == len(ladder["members"]):
+            notes.append(f"; members named by behaviour identities since {last['created']} "
+                         f"{proof}")
+        else:
+            names = ", ".join(name for name, _ in carried)
+            notes.append(f"; {names} carried over to new code on {last['created']} {proof}")
+    return "".join(notes)
 
 
 def predicted_width(ladder: dict, elo: float, games: int, exclude: str | None = None) -> float:
@@ -596,7 +559,7 @@ def summarize(c: EvaluateConfig, ladder: dict, opponents, studies, rows_by_study
                      f"{ratings[c.agent]['elo']:+.0f}); it did not play itself")
     if stale:
         notes.append(f"STALE LADDER: {', '.join(stale)} changed since the ladder was fitted "
-                     f"(fingerprints differ); refit it with `python -m studies.evaluate "
+                     f"(behaviour versions differ); refit it with `python -m studies.evaluate "
                      f"fit {c.game} --players {n}` before citing these numbers")
     if truncated:
         notes.append(f"{truncated} games reached the round cap (scored as they stood)")

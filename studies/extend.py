@@ -4,7 +4,7 @@
 
 A full refit (``python -m studies.evaluate fit``) plays every line-up again: hours for the
 Voyage ladders, most of them in line-ups that do not change. A pairwise result of two
-members whose fingerprints still match is as good today as when it was played, so an
+members whose behaviour identities still match is as good today as when it was played, so an
 extension plays only the line-ups with at least one new member (K games each, seats
 rotated, base seeds after the ladder's last line-up), adds their pairwise comparisons to
 the ladder's stored ones and fits every rating again at once, anchor and prior as before.
@@ -14,7 +14,7 @@ and the extension is recorded in the ladder (``fit.extended``: members, games, s
 command), so its version changes and its markdown names it.
 
 ``--replace az,net`` takes members whose play changed (a new shipped net: their
-fingerprints are stale, the others' must not be) off the ladder, their comparisons with
+identities are stale, the others' must not be) off the ladder, their comparisons with
 them, and adds them again as new members: only their line-ups are replayed.
 """
 
@@ -153,10 +153,11 @@ def extend_ladder(game: str, players: int, add: Sequence[str], *, games: int,
     pairs = merged_pairs(ladder, rows)
     fitted = rating_fit.fit(pairs, members, anchor=ladder["anchor"],
                             prior_games=ladder["prior_games"])
-    for m in ladder["members"]:             # fingerprints checked above; `carried` kept
+    for m in ladder["members"]:             # identities checked above; `carried` kept
         rating = fitted["ratings"][m["name"]]
         m.update(elo=rating["elo"], se=rating["se"], ci95=rating["ci95"])
-    ladder["members"] += evaluate.member_entries(add, fitted, game, ladder["players"])
+    ladder["members"] += evaluate.member_entries(add, fitted, game, ladder["players"],
+                                                 ladder["options"])
     ladder["pairs"] = evaluate.pair_entries(pairs)
     fit["games"] += len(rows)
     fit["truncated"] += sum(bool(r["truncated"]) for r in rows)

@@ -96,8 +96,10 @@ def test_comparisons_from_multiplayer_games():
 
 @pytest.mark.parametrize("path", evaluate.shipped_ladders(), ids=lambda p: p.stem)
 def test_shipped_ladder_is_current(path):
-    """Fails when a member changed (source, heuristic, checkpoint) without a refit: refit
-    with `python -m studies.evaluate fit <game> --players N` (a new version)."""
+    """Fails when a member's behaviour identity changed (a version bumped, a net or a
+    checkpoint replaced) since the ladder rated it: refit with `python -m studies.evaluate
+    fit <game> --players N`, replay the member with `python -m studies.extend --replace`, or
+    prove its play unchanged with `python -m studies.carry --from <revision>`."""
     ladder = json.loads(path.read_text())
     assert ladder["schema"] == evaluate.LADDER_SCHEMA
     assert ladder["version"] == evaluate.ladder_version(ladder)
@@ -105,9 +107,10 @@ def test_shipped_ladder_is_current(path):
     by_name = {m["name"]: m for m in ladder["members"]}
     assert by_name["random"]["elo"] == 0.0
     for m in ladder["members"]:
-        assert m["fingerprint"] == evaluate.fingerprint(m["name"], ladder["game"],
-                                                        ladder["players"]), (
-            f"{m['name']} changed since {path.name} was fitted: refit the ladder")
+        assert m["behaviour"] == evaluate.identity(m["name"], ladder["game"],
+                                                   ladder["players"]), (
+            f"{m['name']} is not the {m['name']} {path.name} rated (behaviour "
+            f"{m['behaviour']!r}): refit, replace or carry it")
         assert m["ci95"][0] <= m["elo"] <= m["ci95"][1]
     assert ladder["fit"]["games"] == sum(u["games"] for u in ladder["fit"]["lineups"])
     assert all(u["games"] == ladder["fit"]["games_per_lineup"]
@@ -134,10 +137,10 @@ def test_the_guide_lists_the_shipped_ladders_as_they_are():
 def test_version_changes_with_a_member():
     ladder = {"game": "g", "players": 2, "options": {}, "anchor": "random",
               "prior_games": 1.0, "fit": {"base_seed": 0, "games_per_lineup": 10},
-              "members": [{"name": "random", "fingerprint": "a"},
-                          {"name": "heuristic", "fingerprint": "b"}]}
+              "members": [{"name": "random", "behaviour": "random/1"},
+                          {"name": "heuristic", "behaviour": "heuristic/1"}]}
     v = evaluate.ladder_version(ladder)
-    ladder["members"][1]["fingerprint"] = "c"
+    ladder["members"][1]["behaviour"] = "heuristic/2"
     assert evaluate.ladder_version(ladder) != v
     assert v.startswith("g-2p-")
 
@@ -189,6 +192,14 @@ def test_fit_ladder_writes_a_versioned_file(tiny):
     assert [m["name"] for m in data["members"]] == ["random", "first-legal"]
     assert data["fit"]["games"] == 4 and data["fit"]["lineups"][0]["games"] == 4
     assert data["pairs"][0]["comparisons"] + 0 <= 4
+    from studies import replay
+
+    random, first = data["members"]
+    assert random["behaviour"] == evaluate.identity("random", "hansa", 2)
+    assert first["behaviour"].startswith("source@")      # first-legal declares none
+    for m in data["members"]:               # each with the record that proves it
+        assert replay.check("hansa", 2, m["name"], data["options"], m["replay"]) is None
+        assert m["replay"]["decisions"][0] > 50
 
 
 def test_a_refit_keeps_the_shipped_members(tmp_path, monkeypatch):
@@ -335,24 +346,10 @@ def test_fit_command_errors_are_one_line(tmp_path, capsys):
     assert "two or more distinct members" in err and err.count("\n") == 1
 
 
-def test_az_and_net_members_are_fingerprinted_by_their_net_files(tmp_path):
-    """A retrained net changes the fingerprint of `az` and `net` (and so marks a ladder
-    holding them stale); the search's source does too."""
-    import shutil
-
-    from agents.az import shipped
-
-    files = {p.name for p in evaluate.member_files("az", "hansa")}
-    assert {"az.py", "az_search.py", "pvnet.py", "hansa_2p.npz", "hansa_4p.npz"} <= files
-    # what the judged leaves and a hinted net read
-    assert {"ismcts.py", "net_input.py", "heuristic_hansa.py", "policies.py"} <= files
-    at_three = {p.name for p in evaluate.member_files("net", "hansa", 3)}
-    assert "hansa_3p.npz" in at_three and not at_three & {"hansa_2p.npz", "hansa_4p.npz"}
-    assert evaluate.fingerprint("az", "hansa", 3) != evaluate.fingerprint("az", "hansa", 4)
-    copy = tmp_path / "n.npz"
-    shutil.copyfile(shipped("hansa", 2), copy)
-    before = evaluate.fingerprint(f"net:{copy}", "hansa")
-    assert copy in evaluate.member_files(f"net:{copy}", "hansa")
-    copy.write_bytes(copy.read_bytes() + b"\0")
-    assert evaluate.fingerprint(f"net:{copy}", "hansa") != before
-    assert evaluate.fingerprint("az:50", "hansa") != evaluate.fingerprint("az", "hansa")
+def test_an_older_ladder_file_is_refused_with_the_way_to_migrate_it(tmp_path):
+    old = json.loads(evaluate.ladder_path("hansa", 2).read_text())
+    old["schema"] = evaluate.OLD_SCHEMA
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    with pytest.raises(ValueError, match="file fingerprints.*studies.carry --from"):
+        evaluate.load_ladder("hansa", 2, path)

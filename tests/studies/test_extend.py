@@ -96,7 +96,7 @@ def test_refusals_are_one_line_and_write_nothing(small_ladder, tmp_path, capsys)
     assert extend.main(argv + ["heuristic,heuristic"]) == 2
     assert "distinct" in capsys.readouterr().err
     stale = json.loads(text)
-    stale["members"][0]["fingerprint"] = "0" * 64
+    stale["members"][0]["behaviour"] = "random/0"
     small_ladder.write_text(json.dumps(stale))
     assert extend.main(argv + ["heuristic"]) == 2
     err = capsys.readouterr().err
@@ -105,10 +105,10 @@ def test_refusals_are_one_line_and_write_nothing(small_ladder, tmp_path, capsys)
 
 
 def test_replace_plays_a_changed_member_again_without_its_old_games(small_ladder, tmp_path):
-    """A member whose play changed (its fingerprint stale) is taken off with its
+    """A member whose play changed (its identity stale) is taken off with its
     comparisons and rated on new games only; another stale member is still refused."""
     stale = json.loads(small_ladder.read_text())
-    stale["members"][1]["fingerprint"] = "0" * 64                # noisy:0.5 changed
+    stale["members"][1]["behaviour"] = "noisy/0"                 # noisy:0.5 changed
     small_ladder.write_text(json.dumps(stale))
     with pytest.raises(ValueError, match="stale"):
         extend.extend_ladder("hansa", 2, ["heuristic"], games=2, db=tmp_path / "r.db",
@@ -123,6 +123,9 @@ def test_replace_plays_a_changed_member_again_without_its_old_games(small_ladder
     assert all(c == 4 for c in pairs.values()) and len(pairs) == 3     # the 6 old games gone
     assert evaluate.stale_members(stored) == []
     assert stored["fit"]["extended"][0]["replaced"] == ["noisy:0.5"]
+    replayed = stored["members"][1]                # a new identity and a new record
+    assert replayed["behaviour"] == evaluate.identity("noisy:0.5", "hansa", 2)
+    assert replayed["replay"]["actions"] and "carried" not in replayed
     assert "noisy:0.5 replayed" in evaluate.ladder_markdown(stored).splitlines()[0]
 
 
