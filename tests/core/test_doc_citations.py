@@ -28,10 +28,6 @@ TOP_SKIP = {"results"}                       # run outputs at the top of the rep
 SELF = Path(__file__).resolve()              # its fixtures hold the patterns it looks for
 
 DESIGN = "docs/design.md"
-# Files whose bytes the shipped ladders fingerprint (studies.evaluate.fingerprint): an edit
-# of their docstrings changes the ladder versions, so their old citations are fixed when
-# those ladders are next refitted, not before. The path and the old citation it may keep.
-FROZEN = {"agents/heuristic_voyage.py": "DESIGN.md §5, §9"}
 FILE_NAME = re.compile(r"design\.md", re.I)
 OLD_SECTION = re.compile(r"\bDESIGN\s*§")     # "DESIGN §3", the brief's short form
 CITE = re.compile(r"docs/design\.md((?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+)§\s*\d+)+)")
@@ -63,8 +59,6 @@ def misnamed(root: Path) -> list[str]:
     bad = []
     for rel, path in source_files(root):
         text = path.read_text(encoding="utf-8")
-        if rel in FROZEN:
-            text = text.replace(FROZEN[rel], "", 1)
         for m in FILE_NAME.finditer(text):
             if m.group() == "design.md" and text[max(0, m.start() - 5): m.start()] == "docs/":
                 continue
