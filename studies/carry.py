@@ -1,6 +1,6 @@
 """Carry a ladder's ratings over a change that alters no decision.
 
-    python -m studies.carry --from <revision> [--games 2]
+    tradewinds ratings carry --from <revision> [--games 2]
 
 A ladder member's identity is the behaviour version its agent declares
 (`agents.behaviour`), so most changes (a docstring, a moved file, a faster search that a
@@ -17,7 +17,7 @@ When all agree, the member gets its new identity and a new replay record, and th
 evidence is kept with it (``carried``: the identity it replaced, the revision, the games
 and decisions compared); the ladder's version changes with the identity. When one
 differs nothing is written and the first difference is named: that change needs a refit
-(``python -m studies.evaluate fit``) or the member replayed (``python -m studies.extend
+(``tradewinds ratings fit``) or the member replayed (``tradewinds ratings extend
 --replace``). A ladder of the older schema, its members named by file fingerprints, is
 migrated the same way: every member is carried to its behaviour identity.
 """
@@ -159,8 +159,8 @@ def carry_ladder(path: Path, old_root: Path, rev: str, games: int, say=print) ->
     return True
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m studies.carry", description=__doc__,
+def main(argv=None, prog="python -m studies.carry") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--from", dest="rev", required=True,
                     help="the revision whose code the ladders were fitted with")

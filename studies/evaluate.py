@@ -26,10 +26,10 @@ member names with their identities, anchor, prior and the fit's seeds and game c
 any change of a member changes the version of the refitted ladder. A shipped ladder whose
 members' identities are no longer the ones it rated is *stale*: `evaluate` says so in its
 output (and tests/studies/test_evaluate.py fails until it is refitted, or until
-``python -m studies.carry --from <revision>`` has shown that every changed member makes
+``tradewinds ratings carry --from <revision>`` has shown that every changed member makes
 each decision as before and carried its rating over, `studies.carry`).
 
-Fitting a ladder (``python -m studies.evaluate fit <game> --players N``): every line-up
+Fitting a ladder (``tradewinds ratings fit <game> --players N``): every line-up
 of the members (`studies.match.lineups`; with 2 players every pair), each an arena
 study with the seats rotated and base seed ``seed + j * 10**9`` for line-up j, K games
 each; then all ratings at once by maximum likelihood, anchor (random) = 0.
@@ -137,7 +137,7 @@ def load_ladder(game: str, players: int, path: str | Path | None = None) -> dict
         if not p.is_file():
             have = ", ".join(x.stem.replace("_", " ") for x in shipped_ladders()) or "none"
             raise ValueError(f"no ladder for {game} with {players} players (shipped: {have}); "
-                             f"fit one with `python -m studies.evaluate fit {game} "
+                             f"fit one with `tradewinds ratings fit {game} "
                              f"--players {players}` and pass it with --ladder")
     else:
         p = Path(path)
@@ -149,7 +149,7 @@ def load_ladder(game: str, players: int, path: str | Path | None = None) -> dict
         raise ValueError(f"{p} is not a ladder file ({e})") from None
     if isinstance(ladder, dict) and ladder.get("schema") == OLD_SCHEMA:
         raise ValueError(f"{p} names its members by file fingerprints ({OLD_SCHEMA}): "
-                         f"migrate it with `python -m studies.carry --from <the revision "
+                         f"migrate it with `tradewinds ratings carry --from <the revision "
                          f"it was fitted at> --ladder {p}`")
     if not isinstance(ladder, dict) or ladder.get("schema") != LADDER_SCHEMA:
         raise ValueError(f"{p} is not a ladder file (schema {LADDER_SCHEMA} expected)")
@@ -339,6 +339,22 @@ def ladder_table(ladder: dict):
     return t
 
 
+# The rating pool's commands as `tradewinds ratings` runs them; ladder files fitted before
+# that front door keep the `python -m` form they were run under.
+FRONT_DOOR = {"python -m studies.evaluate ": "tradewinds ratings ",
+              "python -m studies.extend ": "tradewinds ratings extend ",
+              "python -m studies.carry ": "tradewinds ratings carry "}
+
+
+def front_door(command: str) -> str:
+    """`command` in its `tradewinds ratings` form (a `python -m studies.*` form replaced; any
+    other command as it is)."""
+    for old, new in FRONT_DOOR.items():
+        if command.startswith(old):
+            return new + command[len(old):]
+    return command
+
+
 def ladder_markdown(ladder: dict) -> str:
     """The ladder as markdown for the docs and for citing: its version, how it was fitted,
     the members' ratings and every pair's result."""
@@ -353,7 +369,7 @@ def ladder_markdown(ladder: dict) -> str:
              f"{fit['games']} games in all ({fit['truncated']} truncated), seats rotated, "
              f"base seed {fit['base_seed']}; {took(fit['game_seconds'])} of game time, "
              f"{took(fit['elapsed_seconds'])} wall time with {workers}; fitted "
-             f"{fit['created']} with `{fit['command']}`{_extended_note(ladder)}"
+             f"{fit['created']} with `{front_door(fit['command'])}`{_extended_note(ladder)}"
              f"{_carried_note(ladder)}.", "",
              "| member | Elo | 95% CI |", "|---|---:|---:|"]
     for m in sorted(ladder["members"], key=lambda m: m["elo"]):
@@ -371,18 +387,18 @@ def ladder_markdown(ladder: dict) -> str:
 
 
 def _extended_note(ladder: dict) -> str:
-    """"; extended ..." for members a `studies.extend` run added (or replaced), else
+    """"; extended ..." for members a `tradewinds ratings extend` run added (or replaced), else
     ""."""
     return "".join(
         f"; extended {e['created']} with {', '.join(e['added'])}"
         f"{' (' + ', '.join(e['replaced']) + ' replayed)' if e.get('replaced') else ''} "
         f"({e['games_per_lineup']} "
-        f"games per new line-up, {e['games']} games, `{e['command']}`)"
+        f"games per new line-up, {e['games']} games, `{front_door(e['command'])}`)"
         for e in ladder["fit"].get("extended", []))
 
 
 def _carried_note(ladder: dict) -> str:
-    """"; carried over ..." for members whose ratings `studies.carry` kept, else ""; a
+    """"; carried over ..." for members whose ratings `tradewinds ratings carry` kept, else ""; a
     migration from file fingerprints to behaviour identities is named as one."""
     notes = []
     for migrated in (True, False):
@@ -392,7 +408,7 @@ def _carried_note(ladder: dict) -> str:
             continue
         last = carried[-1][1]
         proof = (f"(the same decisions in {last['games']} games each as at "
-                 f"{last['revision'][:10]}, `studies.carry`)")
+                 f"{last['revision'][:10]}, `tradewinds ratings carry`)")
         if migrated and len(carried) == len(ladder["members"]):
             notes.append(f"; members named by behaviour identities since {last['created']} "
                          f"{proof}")
@@ -559,7 +575,7 @@ def summarize(c: EvaluateConfig, ladder: dict, opponents, studies, rows_by_study
                      f"{ratings[c.agent]['elo']:+.0f}); it did not play itself")
     if stale:
         notes.append(f"STALE LADDER: {', '.join(stale)} changed since the ladder was fitted "
-                     f"(behaviour versions differ); refit it with `python -m studies.evaluate "
+                     f"(behaviour versions differ); refit it with `tradewinds ratings "
                      f"fit {c.game} --players {n}` before citing these numbers")
     if truncated:
         notes.append(f"{truncated} games reached the round cap (scored as they stood)")
@@ -628,9 +644,11 @@ def markdown(report: dict) -> str:
 # ---------------------------------------------------------------------- command line
 
 
-def main(argv=None) -> int:
-    """``python -m studies.evaluate fit <game> --players N [...]``: (re)build a ladder
-    file. One-line errors with exit status 2, as the `tradewinds` command."""
+def main(argv=None, prog=None) -> int:
+    """``tradewinds ratings fit <game> --players N [...]``: (re)build a ladder file (and
+    ``show``). `prog` is the name of a command that hands one sub-command over (`tradewinds
+    ratings fit`): its usage and errors then name it. One-line errors with exit status 2,
+    as the `tradewinds` command."""
     from tradewinds.cli_args import (
         EXIT_ERROR,
         EXIT_INTERRUPTED,
@@ -643,7 +661,8 @@ def main(argv=None) -> int:
                             description="Fit (or refit) an opponent ladder for "
                             "`tradewinds evaluate`.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    p = sub.add_parser("fit", help="play the ladder's line-ups and fit its ratings",
+    named = {"prog": prog} if prog else {}
+    p = sub.add_parser("fit", **named, help="play the ladder's line-ups and fit its ratings",
                        description="Plays every line-up of the members --games times with "
                        "the seats rotated (resuming from --db), fits Bradley-Terry ratings "
                        "(anchor = 0) and writes the ladder JSON.")
@@ -663,7 +682,7 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int_at_least(1), default=1,
                    help="worker processes (default 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p = sub.add_parser("show", help="print a ladder as markdown (version, fit, ratings, "
+    p = sub.add_parser("show", **named, help="print a ladder as markdown (version, fit, ratings, "
                        "pairs)", description="Prints the shipped ladder for the game and "
                        "player count (or --ladder FILE) as markdown.")
     p.add_argument("game", type=game_name, help="game name: hansa or voyage")
@@ -674,7 +693,7 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else EXIT_ERROR
-    prog = f"{parser.prog} {args.command}"
+    prog = prog or f"{parser.prog} {args.command}"
     try:
         if args.command == "show":
             from tradewinds import registry
@@ -686,7 +705,7 @@ def main(argv=None) -> int:
         fit_ladder(args.game, args.players, members, games=args.games, base_seed=args.seed,
                    anchor=args.anchor, db=args.db, out_file=args.out_file,
                    workers=args.workers, progress=not args.no_progress,
-                   command=f"python -m studies.evaluate {' '.join(argv)}")
+                   command=f"tradewinds ratings {' '.join(argv)}")
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -1,8 +1,8 @@
 """Add members to a shipped ladder without replaying the games it was fitted on.
 
-    python -m studies.extend <game> --players N --add net,az --games K
+    tradewinds ratings extend <game> --players N --add net,az --games K
 
-A full refit (``python -m studies.evaluate fit``) plays every line-up again: hours for the
+A full refit (``tradewinds ratings fit``) plays every line-up again: hours for the
 Voyage ladders, most of them in line-ups that do not change. A pairwise result of two
 members whose behaviour identities still match is as good today as when it was played, so an
 extension plays only the line-ups with at least one new member (K games each, seats
@@ -111,7 +111,7 @@ def _check(ladder: dict, add: Sequence[str], replace: Sequence[str] = ()) -> Non
     stale = [m for m in evaluate.stale_members(ladder) if m not in replace]
     if stale:
         raise ValueError(f"the ladder is stale ({', '.join(stale)} changed): carry it "
-                         f"(python -m studies.carry) or refit it first")
+                         f"(tradewinds ratings carry) or refit it first")
     for m in add:
         try:
             agents.make_agent(m, game=ladder["game"])
@@ -183,8 +183,9 @@ def _names(text: str) -> list[str]:
     return [m.strip() for m in text.split(",") if m.strip()]
 
 
-def main(argv=None) -> int:
-    """One-line errors with exit status 2, as the `tradewinds` command."""
+def main(argv=None, prog="python -m studies.extend") -> int:
+    """The command line under the name `prog` (`tradewinds ratings extend` hands it over);
+    one-line errors with exit status 2, as the `tradewinds` command."""
     from tradewinds.cli_args import (
         EXIT_ERROR,
         EXIT_INTERRUPTED,
@@ -193,7 +194,7 @@ def main(argv=None) -> int:
         int_at_least,
     )
 
-    parser = ArgumentParser(prog="python -m studies.extend", description=__doc__.split(
+    parser = ArgumentParser(prog=prog, description=__doc__.split(
         "\n\n")[0])
     parser.add_argument("game", type=game_name, help="game name: hansa or voyage")
     parser.add_argument("--players", type=int, default=2, help="player count (default 2)")
@@ -223,7 +224,7 @@ def main(argv=None) -> int:
                       games=args.games, db=args.db, ladder_file=args.ladder,
                       out_file=args.out_file, workers=args.workers,
                       progress=not args.no_progress,
-                      command=f"python -m studies.extend {' '.join(argv)}")
+                      command=f"tradewinds ratings extend {' '.join(argv)}")
     except KeyboardInterrupt:
         print(f"{parser.prog}: interrupted; rerun the same command to resume",
               file=sys.stderr)

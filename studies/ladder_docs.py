@@ -4,7 +4,7 @@
 
 The block between ``<!-- ladders:begin -->`` and ``<!-- ladders:end -->`` holds, for every
 shipped ladder, how it was fitted and its members (`studies.evaluate.ladder_markdown`
-without the pairwise table, which ``python -m studies.evaluate show`` prints). Run it after
+without the pairwise table, which ``tradewinds ratings show`` prints). Run it after
 a fit, an extension or a carry; ``--check`` only says whether the guide is current
 (tests/studies/test_evaluate.py holds the guide to it).
 """

@@ -97,9 +97,9 @@ def test_comparisons_from_multiplayer_games():
 @pytest.mark.parametrize("path", evaluate.shipped_ladders(), ids=lambda p: p.stem)
 def test_shipped_ladder_is_current(path):
     """Fails when a member's behaviour identity changed (a version bumped, a net or a
-    checkpoint replaced) since the ladder rated it: refit with `python -m studies.evaluate
-    fit <game> --players N`, replay the member with `python -m studies.extend --replace`, or
-    prove its play unchanged with `python -m studies.carry --from <revision>`."""
+    checkpoint replaced) since the ladder rated it: refit with `tradewinds ratings fit <game>
+    --players N`, replay the member with `tradewinds ratings extend --replace`, or prove its
+    play unchanged with `tradewinds ratings carry --from <revision>`."""
     ladder = json.loads(path.read_text())
     assert ladder["schema"] == evaluate.LADDER_SCHEMA
     assert ladder["version"] == evaluate.ladder_version(ladder)
@@ -124,12 +124,11 @@ def test_shipped_ladders_cover_both_games_at_two_to_four_players():
 
 def test_the_guide_lists_the_shipped_ladders_as_they_are():
     """docs/benchmarking.md's ladders block is what the ladder files say (a refit, an
-    extension or a carry without updating the guide fails here): run
-    `python -m studies.ladder_docs`."""
+    extension or a carry without updating the guide fails here): run `tradewinds docs`."""
     from studies import ladder_docs
 
     guide = ladder_docs.GUIDE.read_text()
-    assert ladder_docs.rewritten(guide) == guide, "run python -m studies.ladder_docs"
+    assert ladder_docs.rewritten(guide) == guide, "run tradewinds docs"
     for path in evaluate.shipped_ladders():
         assert f"`{json.loads(path.read_text())['version']}`" in guide
 
@@ -210,7 +209,7 @@ def test_a_refit_keeps_the_shipped_members(tmp_path, monkeypatch):
 
 
 def test_show_prints_the_ladder_to_cite(tiny, capsys):
-    """`python -m studies.evaluate show`: the version, the fit command, every member with
+    """`tradewinds ratings show`: the version, the fit command, every member with
     its rating (lowest first) and every pair's result, from the ladder file."""
     _, path, ladder = tiny
     assert evaluate.main(["show", "hansa", "--ladder", str(path)]) == 0
@@ -346,10 +345,41 @@ def test_fit_command_errors_are_one_line(tmp_path, capsys):
     assert "two or more distinct members" in err and err.count("\n") == 1
 
 
+def test_fit_records_and_names_the_front_door(tmp_path, monkeypatch, capsys):
+    """A fit run through `tradewinds ratings fit` is recorded in that form and its errors
+    name it; `python -m studies.evaluate` records the same front-door command."""
+    seen = []
+    monkeypatch.setattr(evaluate, "fit_ladder", lambda *a, **k: seen.append(k["command"]))
+    argv = ["fit", "hansa", "--games", "3"]
+    assert evaluate.main(argv, prog="tradewinds ratings fit") == 0
+    assert evaluate.main(argv) == 0
+    assert seen == ["tradewinds ratings fit hansa --games 3"] * 2
+    assert evaluate.main(["fit", "hansa", "--games", "0"], prog="tradewinds ratings fit") == 2
+    assert capsys.readouterr().err.startswith("tradewinds ratings fit: error: argument --games")
+
+
+def test_ladder_markdown_shows_commands_in_their_front_door_form(tiny):
+    """Ladder files fitted, extended or carried under `python -m studies.*` show the
+    `tradewinds ratings` command that does the same now; other commands stay as they are."""
+    _, _, ladder = tiny
+    old = json.loads(json.dumps(ladder))
+    old["fit"]["command"] = "python -m studies.evaluate fit hansa --games 4"
+    old["fit"]["extended"] = [{"created": "2026-12-01", "added": ["first-legal"],
+                               "games_per_lineup": 2, "games": 2,
+                               "command": "python -m studies.extend hansa --add x --games 2"}]
+    head = evaluate.ladder_markdown(old).splitlines()[0]
+    assert "`tradewinds ratings fit hansa --games 4`" in head
+    assert "`tradewinds ratings extend hansa --add x --games 2`" in head
+    assert "python -m" not in head
+    assert evaluate.front_door("python -m studies.carry --from abc") == \
+        "tradewinds ratings carry --from abc"
+    assert evaluate.front_door("test") == "test"
+
+
 def test_an_older_ladder_file_is_refused_with_the_way_to_migrate_it(tmp_path):
     old = json.loads(evaluate.ladder_path("hansa", 2).read_text())
     old["schema"] = evaluate.OLD_SCHEMA
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
-    with pytest.raises(ValueError, match="file fingerprints.*studies.carry --from"):
+    with pytest.raises(ValueError, match="file fingerprints.*tradewinds ratings carry --from"):
         evaluate.load_ladder("hansa", 2, path)
