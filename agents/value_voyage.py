@@ -84,7 +84,7 @@ def shipped_weights() -> np.ndarray:
         return out
     if tuple(FIT["features"]) != FEATURES:
         raise ValueError("agents/value_voyage_fit.py was fitted to other features "
-                         "(refit: python -m training.fit_voyage_value)")
+                         "(refit: tradewinds train voyage-value)")
     for n, w in FIT["weights"].items():
         out[int(n)] = np.asarray(w, dtype=np.float64)
     return out

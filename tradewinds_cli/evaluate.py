@@ -11,7 +11,7 @@ DESCRIPTION = (
     "into the results database (resuming), then fits the agent's Elo rating with the "
     "ladder's ratings held fixed and prints it with a 95% interval, the win rate against "
     "each opponent with a Wilson 95% interval, and writes JSON (naming the ladder version) "
-    "and markdown. See docs/benchmarking.md; refit a ladder with python -m studies.evaluate "
+    "and markdown. See docs/benchmarking.md; refit a ladder with tradewinds ratings "
     "fit. --exploit BUDGET also trains a best response against the agent (tradewinds "
     "exploit, docs/exploit.md) and reports its exploitability beside the rating.")
 
