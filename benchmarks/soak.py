@@ -374,10 +374,11 @@ def describe(o: dict) -> str:
 
 
 def report(summary: Summary) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    from tradewinds import output
+
+    console = output.console()
     table = Table(title="kernel vs reference, every step: state, masks, observations, scores")
     for col in ("game", "kind", "options", "players", "games", "steps", "truncated"):
         table.add_column(col, justify="right" if col in ("players", "games", "steps",

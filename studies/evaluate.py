@@ -244,12 +244,10 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     """Play every line-up of `members` `games` times (resuming from `db`), fit the ratings
     and write the ladder file (default: the shipped one for the game and player count).
     Returns the ladder."""
-    from rich.console import Console
-
     import agents
-    from tradewinds import registry
+    from tradewinds import output, registry
 
-    console = console or Console()
+    console = console or output.console()
     handle = registry.game(game)
     n = handle.check_players(players)
     members = list(members or default_members(game, n))
@@ -498,10 +496,10 @@ class EvaluateConfig:
 
 def run_evaluate(config: EvaluateConfig, console=None) -> dict:
     """Validate, play (resuming), fit, print, write JSON and markdown; returns the report."""
-    from rich.console import Console
+    from tradewinds import output
 
     c = config
-    console = console or Console()
+    console = console or output.console()
     ladder, opponents, studies = c.validate()
     if c.write_files:
         check_writable_dir(c.out, "--out")

@@ -87,19 +87,20 @@ def rate(recipe: Recipe, out: Path, agent: str = "net", games: int = 40, every: 
          members: list[str] | None = None, console=None) -> list[dict]:
     """Rate every checkpoint (``<agent>:<checkpoint>``) on the ladder; the curve's rows,
     also written to ``<out>/curve.csv`` with the plot ``<out>/curve.png``."""
-    from rich.console import Console
-
     from studies import evaluate
+    from tradewinds import output
 
     out = Path(out)
     ladder = cheap_ladder(recipe, out, members)
+    quiet = output.console()
+    quiet.quiet = True                        # the checkpoints' reports print nothing
     rows = []
     for cp in checkpoints(recipe, out, every):
         config = evaluate.EvaluateConfig(
             game=recipe.game, agent=f"{agent}:{cp.path}", players=recipe.players,
             games=games, ladder=str(ladder), db=out / "curve.sqlite", write_files=False,
             progress=False, workers=1, name=f"curve_{cp.stage}_{cp.iteration}")
-        report = evaluate.run_evaluate(config, console=Console(quiet=True))
+        report = evaluate.run_evaluate(config, console=quiet)
         r = report["rating"]
         rows.append({"stage": cp.stage, "iteration": cp.iteration,
                      "core_hours": round(cp.core_hours, 4), "agent": agent,

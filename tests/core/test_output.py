@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -70,3 +71,24 @@ def test_a_terminal_keeps_its_width():
     os.close(main)
     text = seen.decode(errors="replace")
     assert "end" in text and CELL not in text and "…" in text
+
+
+def _product_files():
+    """Every .py file of the packages the wheel installs (pyproject's package list)."""
+    import tomllib
+
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    names = [p.rstrip("*") for p in found["tool"]["setuptools"]["packages"]["find"]["include"]]
+    return sorted(f for name in names for f in (ROOT / name).rglob("*.py"))
+
+
+def test_every_command_prints_through_the_one_console():
+    """A `Console(` of its own would print tables cut to 80 columns off a terminal: only
+    tradewinds/output.py makes one (the others ask `output.console()`)."""
+    made_here = ROOT / "tradewinds" / "output.py"
+    makers = {f.relative_to(ROOT).as_posix() for f in _product_files()
+              if re.search(r"\bConsole\(", f.read_text(encoding="utf-8"))}
+    assert made_here.relative_to(ROOT).as_posix() in makers      # the scan sees a maker
+    assert makers == {"tradewinds/output.py"}, (
+        "print through tradewinds.output.console() instead of a Console of its own: "
+        + ", ".join(sorted(makers - {"tradewinds/output.py"})))
