@@ -343,3 +343,12 @@ def test_each_iteration_logs_its_losses_on_the_games_it_has_not_learned(tmp_path
     for r, (_, loss) in zip(rows, fresh, strict=True):
         assert float(r["fresh_value_loss"]) == pytest.approx(loss, rel=1e-6)
         assert float(r["fresh_policy_loss"]) > 0
+
+
+def test_the_value_weight_reaches_the_learner_and_must_be_positive(tmp_path):
+    from training.alphazero import loop
+
+    run = loop.Run(AlphaZeroConfig(**TINY, value_weight=0.25, iterations=0, out=str(tmp_path)))
+    assert run.learner.value_weight == 0.25
+    with pytest.raises(ValueError, match="value_weight must be positive"):
+        AlphaZeroConfig(**TINY, value_weight=0.0)

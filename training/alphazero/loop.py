@@ -106,6 +106,9 @@ class AlphaZeroConfig:
     train_steps: int = option(400, type=int_at_least(1), help="learner steps per iteration")
     learner_batch: int = option(256, type=int_at_least(1), help="learner batch size")
     lr: float = option(1e-3, type=float, help="learning rate (AdamW)")
+    value_weight: float = option(1.0, type=float, help="weight of the value loss beside the "
+                                 "policy's (below 1: less room to learn the buffer's few "
+                                 "games by heart)")
     replay: int = option(100_000, type=int_at_least(1), help="replay buffer capacity")
     rate_every: int = option(5, type=int_at_least(1), help="iterations between ratings")
     rate_games: int = option(40, type=int_at_least(1), help="rating games per agent")
@@ -136,6 +139,8 @@ class AlphaZeroConfig:
             raise ValueError("fast_simulations must not exceed simulations")
         if not 0.0 <= self.value_blend <= 1.0:
             raise ValueError(f"value_blend must be in [0, 1], got {self.value_blend!r}")
+        if not self.value_weight > 0.0:
+            raise ValueError(f"value_weight must be positive, got {self.value_weight!r}")
         if self.init_replay is not None and self.init is None:
             raise ValueError("--init-replay fills the buffer of a run started from --init NET")
         if self.init_fill and self.init is None:
@@ -201,7 +206,8 @@ class Run:
         torch.set_num_threads(c.threads)
         self.net_config = pvnet.NetConfig(c.game, c.players, g.obs_size, g.num_actions,
                                           c.width, c.blocks, c.hint)
-        self.learner = Learner(self.net_config, lr=c.lr, device=c.device, seed=c.seed)
+        self.learner = Learner(self.net_config, lr=c.lr, value_weight=c.value_weight,
+                               device=c.device, seed=c.seed)
         self.buffer = ReplayBuffer(c.replay, self.net_config.input_size, g.num_actions)
         self.state = {"iteration": 0, "next_seed": 0, "seconds": 0.0, "core_seconds": 0.0,
                       "positions": 0, "games": 0, "warm": False, "gen": None}
