@@ -4,8 +4,8 @@
 every phase. It is the `heuristic` agent's strategy (played on a determinization, so it
 reads only what its seat may see) and the rollout policy of the search agents, so it is
 written to be fast: no Python objects, a handful of small shortest-route tables per
-decision (`voyage_env.routes`, about ten microseconds each), or none when the aux value
-carries precomputed tables (see `aux_routes`).
+decision (`voyage_env.routes`), or none when the aux value carries precomputed tables
+(see `aux_routes`; their cost is in docs/agents.md, "The Voyage heuristic: measured").
 
 Strategy (docs/rules/voyage.md; docs/design.md §8, §12):
 
@@ -35,7 +35,7 @@ Strategy (docs/rules/voyage.md; docs/design.md §8, §12):
   repair when few discs are left, or when a detour with the tile's pepper aboard could not
   be back this turn; upgrade with the 3 cheapest non-pepper cubes while the game goes on
   (V43); take the monastery tile with pepper (`P_SELL_LAST` = 1 sells it instead when the
-  last tile would end a game the seat is losing: measured weaker, off by default); keep
+  last tile would end a game the seat is losing: off by default, docs/agents.md); keep
   the wind-card hand unless it is worse than a fresh one (V45).
 - **Bidding** (V10-V12, VA13). Every seat's next turn is foreseen as if it moved first
   (`_foresee_turn`: its plan followed step by step, discs paid off the currents and for
@@ -47,13 +47,9 @@ Strategy (docs/rules/voyage.md; docs/design.md §8, §12):
   `P_BID_TILE`). Bids stay spent even when outbid (V12), so a seat raises by one only
   while a contested rival would play before it as things stand and no contested rival's
   limit, counted the same way, beats its own (an equal one beats it from an earlier
-  place); it then takes the first free position. Against the former rule (pass except in
-  the race for the last tiles), 2000 games per count, seats rotated: 2 players 0.634
-  (95% CI 0.613-0.655), 3 players 0.474 (0.453-0.496; fair 0.333), 4 players 0.391
-  (0.369-0.412; fair 0.25). A seat pricing discs at 1, 1.5, 2.5 or 3 VP among seats at 2
-  wins no more than its fair share (2000 games per count).
-  In all-heuristic games the turn order changes in 6% / 12% / 17% of rounds (2/3/4
-  players; 4% / 9% / 12% before).
+  place); it then takes the first free position. How it fares against the former rule
+  (pass except in the race for the last tiles), and how often it changes the turn order:
+  docs/agents.md, "The Voyage heuristic: measured".
 - **Wrecks** fall on the ship whose loss costs least (cubes aboard, and the pepper hold
   while pepper is still wanted).
 - **End round** (the last tile taken, V49): only what can be scored this turn counts:
@@ -138,7 +134,7 @@ INF = RT.INF
 def aux_routes(aux):
     """The aux value's precomputed tables (`voyage_env.routes.plan_tables`) when its class has a
     `routes` field, else an empty int32[0, 2, 0, 0]: then the tables a decision needs are
-    computed on the spot (about ten microseconds each)."""
+    computed on the spot (their cost: docs/agents.md)."""
     raise NotImplementedError("called from njit code only")
 
 

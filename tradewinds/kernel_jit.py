@@ -4,8 +4,8 @@ counting.
 Numba wraps the array arguments of every compiled call in reference-count increments
 and decrements, and relies on an LLVM pass to remove them once the calls are inlined.
 Under numba 0.66 and later (LLVM 22) that pass leaves most of them in place, and the
-atomic counts inside the kernels' per-action loops made Voyage's `legal_mask` and `step`
-2-4x slower than under numba 0.65 (docs/numba.md, "Reference counts"). A function
+atomic counts inside the kernels' per-action loops slowed Voyage's `legal_mask` and `step`
+against numba 0.65 (the figures: docs/numba.md, "Reference counts"). A function
 compiled without numba's runtime (its ``_nrt=False`` option) emits none.
 
 Such a function cannot create an array (``np.zeros``, ``.copy()``) and cannot call a

@@ -4,8 +4,8 @@
   capabilities ``random_playout``, ``turn_order`` and ``batch``): the njit kernels with
   the packed map filled in, so callers use the protocol's signatures (``step(s, a)``).
 - the njit side (`tradewinds.jit`): the aux value carries the packed map
-  (`kernel.pack_map`) and the route tables the heuristic plans with (~1.5 ms to build per
-  map), so one compiled generic function serves every map.
+  (`kernel.pack_map`) and the route tables the heuristic plans with (built once per map;
+  their cost: docs/agents.md), so one compiled generic function serves every map.
 """
 
 from typing import NamedTuple

@@ -927,7 +927,8 @@ def _mask_upgrade(s, p, mask):
 @kernel
 def legal_mask(s, m, mask):
     """Every phase's mask built in one pass of its own (equal to is_legal, checked by the
-    fuzz test): a loop of is_legal calls runs 2-4x slower under numba >= 0.66 (docs/numba.md)."""
+    fuzz test): a loop of is_legal calls is slower under numba >= 0.66 (docs/numba.md,
+    "Reference counts")."""
     mask[:] = 0
     phase = s[PHASE]
     p = s[DECIDER]

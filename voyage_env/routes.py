@@ -14,10 +14,10 @@ default weights ``(1, 1, 0, 0)`` a cost is exactly the number of discs the kerne
 half-disc penalties scales everything, e.g. ``weights(step=4, red=6, blue=2)``.
 
 Shortest routes use Dial's bucket queue (edge costs are small integers, at most the sum of
-the weights), so one table over the 432 hexes of the default board takes about ten
-microseconds. Unreachable hexes keep the distance `INF`. Free steps cannot form a loop: a
-valid map has no current cycle (the map loader rejects them), and routes follow the
-shortest-path tree (`via`), which has none either.
+the weights), so a table over the 432 hexes of the default board is cheap (docs/agents.md,
+"The Voyage heuristic: measured"). Unreachable hexes keep the distance `INF`. Free steps
+cannot form a loop: a valid map has no current cycle (the map loader rejects them), and
+routes follow the shortest-path tree (`via`), which has none either.
 """
 
 from __future__ import annotations
@@ -232,8 +232,8 @@ def plan_tables(map_or_game) -> np.ndarray:
     row.
 
     What the Voyage heuristic reads when its aux value carries them (a field `routes`),
-    instead of computing the few tables a decision needs on the spot: about 1.5 ms and
-    340 kB per map for the default board."""
+    instead of computing the few tables a decision needs on the spot (their cost per map:
+    docs/agents.md, "The Voyage heuristic: measured")."""
     m = packed_map(map_or_game)
     wts = plan_weights()
     rows, h = int(m[K.M_P]) + 1, int(m[K.M_H])
