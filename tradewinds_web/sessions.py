@@ -435,7 +435,7 @@ class Sessions:
         return {"id": s.id, "game": s.handle.name, "num_players": s.num_players,
                 "seat": s.seat, "seed_chosen": s.chosen, **public_seed(s, over),
                 "agents": labels, "moves": moves, "at": at, "log": log, "status": status,
-                "busy": busy, "error": error, **out}
+                "over": over, "busy": busy, "error": error, **out}
 
 
 def _fallback(handle) -> str:
