@@ -10,6 +10,7 @@ paths the code computes. `.ci/wheel_check.sh` installs such a wheel and plays wi
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -36,10 +37,30 @@ def _tracked() -> list[str]:
     return [p for p in out.decode().split("\0") if p and (ROOT / p).is_file()]
 
 
+def _build_requirement() -> str:
+    """The least setuptools version pyproject.toml's [build-system] asks for."""
+    import re
+
+    text = (ROOT / "pyproject.toml").read_text()
+    found = re.search(r'requires\s*=\s*\[[^]]*"setuptools>=([0-9.]+)"', text)
+    return found.group(1) if found else "0"
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
+
+
+BUILD_SETUPTOOLS = _build_requirement()
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> tuple[set[str], list[str]]:
     """(the wheel's file names, the tracked files) of this checkout."""
-    pytest.importorskip("setuptools")        # --no-build-isolation builds with the venv's
+    # --no-build-isolation builds with the venv's own setuptools: it must meet
+    # pyproject.toml's [build-system] requirement (a bare venv's bundled one may not)
+    setuptools = pytest.importorskip("setuptools")
+    if _version(setuptools.__version__) < _version(BUILD_SETUPTOOLS):
+        pytest.skip(f"needs setuptools >= {BUILD_SETUPTOOLS} (has {setuptools.__version__})")
     tracked = _tracked()
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
