@@ -35,3 +35,11 @@ def race():
         yield
         agents.unregister("advance")
         agents.unregister("wait")
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_columns(monkeypatch):
+    """pytest-xdist's workers inherit COLUMNS=80, which rich (and `tradewinds.output`)
+    obey; a test then sees other widths under `-n 2` than alone. Tests that are about
+    COLUMNS set it themselves."""
+    monkeypatch.delenv("COLUMNS", raising=False)

@@ -71,6 +71,7 @@ def test_hansa_from_scratch_is_rated_against_random_and_reports_the_heuristic(tm
     assert plain.rating_opponents() == ["heuristic"]
 
 
+@pytest.mark.slow     # ~20 s of subprocesses; the declaration and training are covered above
 def test_a_declared_game_trains_and_plays_by_name_on_the_command_line(tmp_path):
     """TRADEWINDS_GAMES declares the guide game to the command and the processes it starts:
     `train --from-scratch` and `match` take it by name."""
