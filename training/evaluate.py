@@ -32,6 +32,27 @@ class WinRate:
                 f"({self.games} games)")
 
 
+def game_shares(policy, env, games: int, deterministic: bool = True,
+                share=None) -> list[float]:
+    """`policy`'s share in each of the first ``ceil(games / env.num_envs)`` games of every
+    env of the batched `env`, so long games count as often as short ones; `share(reward,
+    info)` reads a finished game's share (default: its win reward)."""
+    quota = -(-games // env.num_envs)
+    obs = env.reset()
+    played = np.zeros(env.num_envs, dtype=np.int64)
+    shares: list[float] = []
+    while (played < quota).any():
+        actions, _ = policy.predict(obs, action_masks=env.action_masks(),
+                                    deterministic=deterministic)
+        obs, reward, done, infos = env.step(actions)
+        for i in np.flatnonzero(done):
+            if played[i] < quota:
+                played[i] += 1
+                shares.append(float(reward[i]) if share is None
+                              else share(reward[i], infos[i]))
+    return shares
+
+
 def win_rate(policy, game, num_players: int, opponent="random", games: int = 200,
              seed: int = EVAL_SEED, num_envs: int = 64, deterministic: bool = True,
              **options) -> WinRate:
@@ -39,21 +60,9 @@ def win_rate(policy, game, num_players: int, opponent="random", games: int = 200
     a MaskablePPO model or its policy) against `opponent` in every other seat."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
-    n_envs = min(num_envs, games)
-    quota = -(-games // n_envs)
-    env = BatchedVecEnv(game, num_envs=n_envs, num_players=num_players, opponents=opponent,
-                        seed=seed, reward="win", **options)
-    obs = env.reset()
-    played = np.zeros(n_envs, dtype=np.int64)
-    shares: list[float] = []
-    while (played < quota).any():
-        actions, _ = policy.predict(obs, action_masks=env.action_masks(),
-                                    deterministic=deterministic)
-        obs, reward, done, _ = env.step(actions)
-        for i in np.flatnonzero(done):
-            if played[i] < quota:
-                played[i] += 1
-                shares.append(float(reward[i]))
+    env = BatchedVecEnv(game, num_envs=min(num_envs, games), num_players=num_players,
+                        opponents=opponent, seed=seed, reward="win", **options)
+    shares = game_shares(policy, env, games, deterministic)
     shares = shares[:games] if len(shares) > games else shares
     n = len(shares)
     wins = float(np.sum(shares))
