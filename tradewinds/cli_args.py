@@ -35,6 +35,15 @@ def game_name(text: str) -> str:
     return text
 
 
+def check_positive_ints(config, names) -> None:
+    """ValueError naming the first of `config`'s fields `names` that is not a positive
+    integer (a bool is not one)."""
+    for name in names:
+        v = getattr(config, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+
+
 def int_at_least(minimum: int):
     def parse(text: str) -> int:
         try:

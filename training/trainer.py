@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from studies import run_fields as rf
-from tradewinds.cli_args import game_name, int_at_least, int_tuple, option
+from tradewinds.cli_args import check_positive_ints, game_name, int_at_least, int_tuple, option
 from training import checkpoints as ck
 from training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot, parse_weights
 
@@ -77,11 +77,8 @@ class TrainConfig:
         g = registry.game(self.game)
         self.players = g.check_players(self.players)
         rewards.mode_code(self.reward)
-        for name in ("steps", "num_envs", "checkpoint_every", "eval_games", "n_steps",
-                     "batch_size", "n_epochs", "threads"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        check_positive_ints(self, ("steps", "num_envs", "checkpoint_every", "eval_games",
+                                   "n_steps", "batch_size", "n_epochs", "threads"))
         self.options = g.resolve_options(self.options, self.players)
         self.net_arch = tuple(int(x) for x in self.net_arch)
         if self.out is None:
