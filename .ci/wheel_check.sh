@@ -23,6 +23,16 @@ git -C "$repo" archive --format=tar HEAD | tar -x -C "$work/src"
 "$python" -m pip wheel -q --no-deps -w "$work/dist" "$work/src"
 wheel="$(ls "$work"/dist/tradewinds-*.whl)"
 echo "$wheel"
+"$python" - "$wheel" <<'EOF'
+import sys
+import zipfile
+
+# One import namespace: no generic top-level name (agents, training, ...) in site-packages.
+tops = {n.split("/")[0] for n in zipfile.ZipFile(sys.argv[1]).namelist()}
+code = sorted(t for t in tops if not t.endswith(".dist-info"))
+assert code == ["hansa_env", "tradewinds", "voyage_env"], code
+print("top-level packages:", code)
+EOF
 
 say "install it into a fresh venv (torch pinned first: the CPU build)"
 "$python" -m venv "$work/venv"
@@ -37,11 +47,11 @@ python - "$repo" <<'EOF'
 import sys
 from pathlib import Path
 
-import agents
-import tradewinds_cli
+import tradewinds.agents as agents
+import tradewinds.cli
 
 repo = Path(sys.argv[1]).resolve()
-for m in (agents, tradewinds_cli):
+for m in (agents, tradewinds.cli):
     where = Path(m.__file__).resolve()
     assert repo not in where.parents and "site-packages" in where.parts, where
 print("imports from", Path(agents.__file__).parent.parent)

@@ -9,8 +9,8 @@ Voyage heuristic with each turn's destination searched) (docs/agents.md); more a
 join through ``agents.register(name, factory)``.
 """
 
-from agents.random_agent import RandomAgent
-from agents.registry import (
+from tradewinds.agents.random_agent import RandomAgent
+from tradewinds.agents.registry import (
     agent_names,
     builtin_names,
     factory,
@@ -23,14 +23,14 @@ from agents.registry import (
 )
 
 register("random", RandomAgent, replace=True)
-register("heuristic", "agents.heuristic:HeuristicAgent", replace=True)
-register("mcts", "agents.ismcts:ISMCTSAgent", replace=True)
-register("ppo", "agents.ppo:PPOAgent", replace=True)
-register("rllib", "agents.rllib_agent:RllibAgent", replace=True)
-register("noisy", "agents.noisy:NoisyAgent", replace=True)
-register("az", "agents.az:AlphaZeroAgent", replace=True)
-register("net", "agents.az:NetAgent", replace=True)
-register("dest", "agents.destinations_voyage:DestinationAgent", replace=True)
+register("heuristic", "tradewinds.agents.heuristic:HeuristicAgent", replace=True)
+register("mcts", "tradewinds.agents.ismcts:ISMCTSAgent", replace=True)
+register("ppo", "tradewinds.agents.ppo:PPOAgent", replace=True)
+register("rllib", "tradewinds.agents.rllib_agent:RllibAgent", replace=True)
+register("noisy", "tradewinds.agents.noisy:NoisyAgent", replace=True)
+register("az", "tradewinds.agents.az:AlphaZeroAgent", replace=True)
+register("net", "tradewinds.agents.az:NetAgent", replace=True)
+register("dest", "tradewinds.agents.destinations_voyage:DestinationAgent", replace=True)
 
 __all__ = [
     "RandomAgent",

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import az_search, net_input, pvnet
-from agents.heuristic import rng_key
 from tradewinds import cli_args
+from tradewinds.agents import az_search, net_input, pvnet
+from tradewinds.agents.heuristic import rng_key
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -213,7 +213,7 @@ class AlphaZeroAgent:
     def _destination_search(self, draws: int):
         if draws == 0:
             return None
-        from agents.destinations_voyage import DestinationSearch
+        from tradewinds.agents.destinations_voyage import DestinationSearch
 
         return DestinationSearch(self.game, draws)
 

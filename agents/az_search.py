@@ -44,9 +44,9 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls, l
 from numba import njit
 from threadpoolctl import ThreadpoolController
 
-from agents import gumbel, net_input, pvnet
-from agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
 from tradewinds import jit, jitcache
+from tradewinds.agents import gumbel, net_input, pvnet
+from tradewinds.agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 

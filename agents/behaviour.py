@@ -27,15 +27,13 @@ from pathlib import Path
 DIGEST = 12                  # hex digits of a data digest in an identity
 
 # label -> module: the label is what an identity says, so a module that moves keeps it
-MODULES = {
-    "random": "agents.random_agent", "heuristic": "agents.heuristic",
-    "policies": "agents.policies", "heuristic_hansa": "agents.heuristic_hansa",
-    "heuristic_voyage": "agents.heuristic_voyage", "value_voyage": "agents.value_voyage",
-    "noisy": "agents.noisy", "ismcts": "agents.ismcts", "ppo": "agents.ppo",
-    "rllib": "agents.rllib_agent", "az": "agents.az", "az_search": "agents.az_search",
-    "gumbel": "agents.gumbel", "pvnet": "agents.pvnet", "net_input": "agents.net_input",
-    "destinations_voyage": "agents.destinations_voyage",
-}
+MODULES = {label: f"tradewinds.agents.{module}" for label, module in {
+    "random": "random_agent", "heuristic": "heuristic", "policies": "policies",
+    "heuristic_hansa": "heuristic_hansa", "heuristic_voyage": "heuristic_voyage",
+    "value_voyage": "value_voyage", "noisy": "noisy", "ismcts": "ismcts", "ppo": "ppo",
+    "rllib": "rllib_agent", "az": "az", "az_search": "az_search", "gumbel": "gumbel",
+    "pvnet": "pvnet", "net_input": "net_input", "destinations_voyage": "destinations_voyage",
+}.items()}
 STRATEGIES = {"hansa": ("heuristic_hansa",), "voyage": ("heuristic_voyage",)}
 JUDGEMENTS = {"voyage": ("value_voyage",)}   # Hansa's leaves: the heuristic's evaluation
 PLANNERS = {"voyage": ("destinations_voyage",)}
@@ -90,7 +88,7 @@ def net_digest(path: str | Path) -> str:
     """A digest of what of a net file decides play: its shape (config), its weights and the
     search settings of its metadata; the rest of the metadata (how it was trained, what it
     was rated) is not behaviour."""
-    from agents import pvnet
+    from tradewinds.agents import pvnet
 
     weights, config, meta = pvnet.load(path)
     h = hashlib.sha256(json.dumps({"config": config.__dict__,
@@ -103,7 +101,7 @@ def net_digest(path: str | Path) -> str:
 
 def judgement_digest() -> str:
     """A digest of the Voyage leaf judgement's fitted weights (data, not code)."""
-    from agents import value_voyage
+    from tradewinds.agents import value_voyage
 
     return _digest(value_voyage.WEIGHTS.tobytes())
 
@@ -111,15 +109,15 @@ def judgement_digest() -> str:
 def _data(base: str, spec: str | None, game: str, players: int | None) -> list[str]:
     """The data tokens of a shipped agent: ``net@...``, ``checkpoint@...``."""
     if base == "ppo":
-        from agents.ppo import shipped
+        from tradewinds.agents.ppo import shipped
 
         return [f"checkpoint@{file_digest(spec or shipped(game))}"]
     if base == "rllib":
-        from agents.rllib_agent import module_path, shipped
+        from tradewinds.agents.rllib_agent import module_path, shipped
 
         return [f"module@{tree_digest(module_path(spec or shipped(game)))}"]
     if base in ("az", "net"):
-        from agents.az import shipped
+        from tradewinds.agents.az import shipped
 
         if spec and not spec.isdigit():
             return [f"net@{net_digest(spec)}"]
@@ -151,7 +149,7 @@ def shipped_identity(base: str, spec: str | None, game: str, players: int | None
 def identity(name: str, game: str, players: int | None = None) -> str:
     """The behaviour identity of agent `name` on `game` with `players` players (None: at
     any count, so every shipped net): see the module notes."""
-    from agents import registry
+    from tradewinds.agents import registry
 
     base, spec = registry.split_name(name)
     factory = registry.factory(name)

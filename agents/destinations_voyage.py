@@ -25,9 +25,10 @@ import math
 import numpy as np
 from numba import njit
 
-from agents import policies
-from agents.heuristic import decide, rng_key
-from agents.heuristic_voyage import (
+from tradewinds import jit, jitcache
+from tradewinds.agents import policies
+from tradewinds.agents.heuristic import decide, rng_key
+from tradewinds.agents.heuristic_voyage import (
     DISC,
     INF,
     P_LAMBDA,
@@ -40,7 +41,6 @@ from agents.heuristic_voyage import (
     route_context,
     step_toward,
 )
-from tradewinds import jit, jitcache
 from voyage_env import actions as A
 from voyage_env import kernel as K
 from voyage_env import routes as RT
@@ -206,8 +206,8 @@ class DestinationAgent:
 
     def __init__(self, game: str = "voyage", spec: str | None = None,
                  draws: int | None = None, width: int = 6, z: float = 1.0):
-        from agents.heuristic import HeuristicAgent
         from tradewinds import registry
+        from tradewinds.agents.heuristic import HeuristicAgent
 
         if spec is not None:
             if draws is not None or not spec.isdigit():

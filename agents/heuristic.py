@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# importing the games' strategies binds them to agents.policies.heuristic_action
-from agents import heuristic_hansa, heuristic_voyage, policies  # noqa: F401
 from tradewinds import jit, jitcache
+
+# importing the games' strategies binds them to agents.policies.heuristic_action
+from tradewinds.agents import heuristic_hansa, heuristic_voyage, policies  # noqa: F401
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 

@@ -33,12 +33,12 @@ policy with other weights (benchmarks/heuristic_hansa_strength.py tunes with it)
 import numpy as np
 from numba import njit
 
-from agents.policies import bind_heuristic, bind_values
 from hansa_env import actions as A
 from hansa_env import kernel as K
 from hansa_env.bindings import HansaAux
 from hansa_env.state import ACTIONS, LOSS, REFILL, SELLING, SETUP, STATE_SIZE, TAX
 from tradewinds import jitcache, rng
+from tradewinds.agents.policies import bind_heuristic, bind_values
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 

@@ -74,8 +74,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from agents.policies import bind_heuristic
 from tradewinds import jitcache, rng
+from tradewinds.agents.policies import bind_heuristic
 from voyage_env import actions as A
 from voyage_env import kernel as K
 from voyage_env import routes as RT
@@ -957,6 +957,6 @@ bind_heuristic(VoyageAux, heuristic_action)
 
 # the search's judgement of Voyage positions binds itself (agents.policies.bind_values); it
 # builds on the helpers above, so it is imported once they exist
-from agents import value_voyage  # noqa: E402, F401
+from tradewinds.agents import value_voyage  # noqa: E402, F401
 
 jitcache.refresh(globals())

@@ -39,8 +39,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from agents import heuristic, policies
 from tradewinds import jit, jitcache, rng
+from tradewinds.agents import heuristic, policies
 from tradewinds.kernel_jit import kernel
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)

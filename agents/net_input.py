@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents import policies
-from agents.heuristic import rng_key
 from tradewinds import jit, jitcache
+from tradewinds.agents import policies
+from tradewinds.agents.heuristic import rng_key
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 

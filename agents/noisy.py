@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.heuristic import HeuristicAgent
+from tradewinds.agents.heuristic import HeuristicAgent
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 

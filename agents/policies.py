@@ -27,7 +27,7 @@ _VALUES: dict = {}
 
 
 def heuristic_action(aux, s, mask, key):
-    raise NotImplementedError("agents.policies functions are called from njit code only")
+    raise NotImplementedError("tradewinds.agents.policies functions are called from njit code only")
 
 
 def bind_heuristic(aux_class, impl) -> None:
@@ -66,7 +66,7 @@ def position_values(aux, s, out):
     """Fill `out[p]` with seat p's expected final VP if the game went on from `s` (a state
     the caller may see): the game's own judgement where it binds one (`bind_values`; Hansa:
     the heuristic's evaluation of hands, talers and majorities), else the VP now."""
-    raise NotImplementedError("agents.policies functions are called from njit code only")
+    raise NotImplementedError("tradewinds.agents.policies functions are called from njit code only")
 
 
 def bind_values(aux_class, impl) -> None:

@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents import heuristic_voyage as HV
-from agents.policies import bind_values
 from tradewinds import jitcache
+from tradewinds.agents import heuristic_voyage as HV
+from tradewinds.agents.policies import bind_values
 from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.bindings import VoyageAux
@@ -79,7 +79,7 @@ def shipped_weights() -> np.ndarray:
     shipped for that count, else `default_weights`."""
     out = np.tile(default_weights(), (K.MAXP + 1, 1))
     try:
-        from agents.value_voyage_fit import FIT
+        from tradewinds.agents.value_voyage_fit import FIT
     except ImportError:          # not fitted yet (training.fit_voyage_value imports this)
         return out
     if tuple(FIT["features"]) != FEATURES:

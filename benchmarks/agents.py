@@ -3,7 +3,7 @@
     tradewinds bench agents-speed                          # simulations/s, decisions/s
     tradewinds strength --games 400                        # win rates, seats rotated
     tradewinds bench decision-time --agents az mcts:400    # seconds per decision
-    python -m benchmarks.agents departures                 # how often search leaves the heuristic
+    python -m tradewinds.benchmarks.agents departures      # how often search leaves the heuristic
 
 *Speed* (one core, same run): our SO-ISMCTS with random rollouts searching every decision
 of whole Hansa 2-player games, the peer's protocol (the ratio's numerator); on early
@@ -47,9 +47,9 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.timing import measure
-from studies.positions import decision_positions, random_positions
 from tradewinds import cli_args
+from tradewinds.benchmarks.timing import measure
+from tradewinds.studies.positions import decision_positions, random_positions
 
 RESULTS = Path(__file__).parent / "results"
 PAIRINGS = ("heuristic-random", "mcts:400-heuristic")
@@ -60,8 +60,8 @@ ISMCTS_TARGET = 2     # our random-rollout simulations/s over OpenSpiel's ISMCTS
 
 
 def ismcts_speed(game_name, n, rollout, simulations=400, cfg=None):
-    from agents import ismcts
     from tradewinds import registry
+    from tradewinds.agents import ismcts
 
     game = registry.game(game_name)
     states = random_positions(game, n, 16)
@@ -84,8 +84,8 @@ def ismcts_selfplay_speed(game_name, n, simulations=400, games=3, seed=0):
     every seat of whole games, every search timed: the peer's protocol (its bots play
     whole hearts games and each search is timed), where the playouts shorten as a game
     goes on. `ismcts_speed` times early positions instead (longer playouts)."""
-    from agents import ismcts
     from tradewinds import registry
+    from tradewinds.agents import ismcts
 
     game = registry.game(game_name)
     key = np.array([1, 2], dtype=np.int32)
@@ -107,8 +107,8 @@ def ismcts_selfplay_speed(game_name, n, simulations=400, games=3, seed=0):
 
 
 def heuristic_speed(game_name, n, cfg=None):
-    from agents import heuristic
     from tradewinds import registry
+    from tradewinds.agents import heuristic
 
     game = registry.game(game_name)
     states = random_positions(game, n, 64, seed=1)
@@ -210,7 +210,7 @@ def lineups(a: str, b: str, n: int) -> list:
 def _studies(game_name, n, a, b, base_seed) -> tuple:
     """The study of `a` against `b` with the line-up rotated over the seats, and its control:
     the same seeds with `b` in every seat, seats fixed."""
-    from studies import arena
+    from tradewinds.studies import arena
 
     def study(lineup, seating):
         return arena.Study.create(game_name, n, lineup, seating=seating, base_seed=base_seed,
@@ -231,8 +231,8 @@ def strength_row(game_name, pairing, n, games, db, workers, base_seed=0, *,
     with a paired t interval (`tradewinds.stats.paired_difference`). The control is the
     share a would have had by playing exactly as b, so it takes out the luck of the seeds
     and seats, which is large at 3-4 players."""
-    from studies.match import play_studies
     from tradewinds import stats
+    from tradewinds.studies.match import play_studies
 
     a, b = pairing.split("-")
     study, control_study = _studies(game_name, n, a, b, base_seed)
@@ -314,9 +314,9 @@ def departures_row(game_name, n, simulations, games, seed=0) -> dict:
     would, on the positions of heuristic self-play, by kind of action; beside it, how often
     the heuristic departs from itself with another random draw (its own randomness: bids,
     ties), the floor under the first count."""
-    from agents import make_agent
-    from studies.arena import agent_action
     from tradewinds import registry
+    from tradewinds.agents import make_agent
+    from tradewinds.studies.arena import agent_action
 
     game = registry.game(game_name)
     heuristic = make_agent("heuristic", game=game_name)
@@ -364,9 +364,9 @@ def departures(args) -> dict:
 def decision_time_row(game_name: str, n: int, names: list, count: int) -> dict:
     """Seconds per decision of each agent in `names` on the same `count` positions (after
     one untimed decision, which compiles and loads what the agent needs)."""
-    from agents import make_agent
-    from studies.arena import agent_action
     from tradewinds import registry
+    from tradewinds.agents import make_agent
+    from tradewinds.studies.arena import agent_action
 
     game = registry.game(game_name)
     states = decision_positions(game, n, count)
@@ -394,9 +394,9 @@ def decision_time_in_games(game_name: str, n: int, names: list, games: int,
     """Seconds per decision of each agent in `names` over `games` whole games against
     each other (one seat each, the line-up rotated game by game; the first decision of
     each agent untimed)."""
-    from agents import make_agent
-    from studies.arena import agent_action
     from tradewinds import registry
+    from tradewinds.agents import make_agent
+    from tradewinds.studies.arena import agent_action
 
     if len(names) != n:
         raise ValueError(f"--games plays the agents against each other: name {n} agents "
@@ -492,7 +492,7 @@ def _paragraph(start: str) -> str:
 def main(argv=None, prog=None) -> int:
     """The command line; `prog` is the name of a command that hands one kind over (`tradewinds
     strength`), its usage and errors then name it instead of the kind's."""
-    parser = argparse.ArgumentParser(prog=prog or "python -m benchmarks.agents",
+    parser = argparse.ArgumentParser(prog=prog or "python -m tradewinds.benchmarks.agents",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="kind", required=True)

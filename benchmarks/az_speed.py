@@ -32,9 +32,11 @@ import time
 
 import numpy as np
 
-import agents  # noqa: F401  (binds the games' strategies)
-from agents import az, az_search, pvnet
-from tradewinds import registry
+from tradewinds import (
+    agents,  # noqa: F401  (binds the games' strategies)
+    registry,
+)
+from tradewinds.agents import az, az_search, pvnet
 
 
 def rate(game, weights, games: int, sims: int, repeats: int) -> float:
@@ -71,8 +73,8 @@ def as_played(game, weights, meta, sims: int, count: int) -> tuple[float, float]
     """Median and time-weighted mean simulations per second of one-game searches with the
     net's own search settings on `count` positions of heuristic games (the first search,
     which compiles, untimed)."""
-    from agents.az import AlphaZeroAgent
-    from studies.positions import decision_positions
+    from tradewinds.agents.az import AlphaZeroAgent
+    from tradewinds.studies.positions import decision_positions
 
     config = AlphaZeroAgent(game.name, simulations=sims).search_config(meta)
     searcher = az_search.Searcher(game, weights, 1, config)
@@ -90,11 +92,11 @@ def as_played(game, weights, meta, sims: int, count: int) -> tuple[float, float]
 
 def selfplay_rate(game, weights, positions: int, actors: int) -> float:
     """Recorded self-play positions per second: in this process (actors 0) or on Ray."""
-    from training.alphazero.selfplay import SelfPlay, SelfPlayConfig
+    from tradewinds.training.alphazero.selfplay import SelfPlay, SelfPlayConfig
 
     config = SelfPlayConfig()
     if actors:
-        from training.alphazero.actors import RayActors
+        from tradewinds.training.alphazero.actors import RayActors
 
         sp = RayActors(game, 2, weights, config, actors)
     else:
@@ -116,7 +118,7 @@ def _nets(args) -> list:
     return [pvnet.load(az.shipped(c.game, 2)) for c in configs]
 
 
-def main(argv=None, prog="python -m benchmarks.az_speed") -> int:
+def main(argv=None, prog="python -m tradewinds.benchmarks.az_speed") -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__)
     p.add_argument("--net", action="append", default=[], help="a net file (repeatable)")
     p.add_argument("--random", action="store_true", help="random nets, not the shipped ones")

@@ -51,7 +51,7 @@ GUARD_FILE = Path(__file__).parent / "results" / "guard.json"
 
 
 def guard(stored_path: Path, write: bool) -> int:
-    from benchmarks import guard as g
+    from tradewinds.benchmarks import guard as g
 
     fresh = g.measure()
     if write:
@@ -70,7 +70,7 @@ def guard(stored_path: Path, write: bool) -> int:
     return 1 if bad or not rows else 0
 
 
-def main(argv=None, prog="python -m benchmarks.compare") -> int:
+def main(argv=None, prog="python -m tradewinds.benchmarks.compare") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("stored", type=Path, nargs="?")

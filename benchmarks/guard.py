@@ -27,9 +27,9 @@ import time
 import numpy as np
 from numba import njit
 
-from benchmarks import throughput
-from benchmarks.timing import measure as timed
 from tradewinds import registry
+from tradewinds.benchmarks import throughput
+from tradewinds.benchmarks.timing import measure as timed
 
 GAMES = ("hansa", "voyage")
 PLAYERS = 2

@@ -16,7 +16,7 @@ result dict (see :func:`_row`) with median throughput over timed repeats:
 Peers that cannot be imported (no ``pyspiel``, no ``pettingzoo.classic`` env) come
 back as rows with ``available=False`` and the reason in ``notes``; nothing raises.
 
-Run ``python -m benchmarks.peers [--quick] [--json out.json]`` for a markdown table.
+Run ``python -m tradewinds.benchmarks.peers [--quick] [--json out.json]`` for a markdown table.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.timing import measure, peak_rss_mb
+from tradewinds.benchmarks.timing import measure, peak_rss_mb
 
 __all__ = [
     "OPENSPIEL_GAMES",

@@ -94,8 +94,8 @@ def option_sets(name: str) -> tuple:
     missing = (set(game.option_defaults) - set(choices) - set(extra) - {"max_rounds"}
                - {k for v in variants for k in v})
     if missing:
-        raise RuntimeError(f"benchmarks.soak: {name} has options {sorted(missing)} the soak "
-                           "does not vary; add them to CHOICES")
+        raise RuntimeError(f"tradewinds.benchmarks.soak: {name} has options {sorted(missing)} "
+                           "the soak does not vary; add them to CHOICES")
     out = []
     for values in itertools.product(*choices.values()):
         opts = dict(zip(choices, values, strict=True))
@@ -162,7 +162,7 @@ _AGENTS: dict = {}
 
 def _heuristic(name: str):
     if name not in _AGENTS:
-        from agents.heuristic import HeuristicAgent
+        from tradewinds.agents.heuristic import HeuristicAgent
         _AGENTS[name] = HeuristicAgent(name)
     return _AGENTS[name]
 
@@ -403,7 +403,7 @@ def report(summary: Summary) -> None:
         console.print("[green]no disagreement[/]")
 
 
-def main(argv=None, prog="python -m benchmarks.soak") -> int:
+def main(argv=None, prog="python -m tradewinds.benchmarks.soak") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10_000, help="random games per game")
     ap.add_argument("--heuristic-games", type=int, default=None,

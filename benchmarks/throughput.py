@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks import peers
-from benchmarks.timing import measure, peak_rss_mb
 from tradewinds import registry
+from tradewinds.benchmarks import peers
+from tradewinds.benchmarks.timing import measure, peak_rss_mb
 
 RESULTS = Path(__file__).parent / "results"
 BATCH_SIZES = (1, 64, 1024, 8192)
@@ -176,7 +176,7 @@ def run(games, players, cfg, with_peers=True, quick=False) -> dict:
     rows = []
     for name in games:
         game = registry.game(name)
-        game.require("batch", "benchmarks.throughput")
+        game.require("batch", "tradewinds.benchmarks.throughput")
         comp = compile_times(name)
         for n in players:
             row = {"game": name, "players": n, "state_bytes": game.state_size * 4}
@@ -306,7 +306,7 @@ def _jsonable(obj):
     return obj
 
 
-def main(argv=None, prog="python -m benchmarks.throughput") -> int:
+def main(argv=None, prog="python -m tradewinds.benchmarks.throughput") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default=",".join(registry.games()))

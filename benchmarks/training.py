@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from benchmarks.timing import measure
 from tradewinds import jitcache, rng
+from tradewinds.benchmarks.timing import measure
 
 RESULTS = Path(__file__).parent / "results"
 NUM_ENVS = 64
@@ -54,7 +54,7 @@ def choose(masks, key, out):
 
 
 def _batched(game, n, seed=0, **kw):
-    from training.vec_env import BatchedVecEnv
+    from tradewinds.training.vec_env import BatchedVecEnv
 
     return BatchedVecEnv(game, num_envs=NUM_ENVS, num_players=n, seed=seed, **kw)
 
@@ -62,7 +62,7 @@ def _batched(game, n, seed=0, **kw):
 def _dummy(game, n, seed=0, python_opponents=False):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.single_agent import SingleAgentEnv, UniformRandom
+    from tradewinds.training.single_agent import SingleAgentEnv, UniformRandom
 
     opp = UniformRandom() if python_opponents else "random"
     env = DummyVecEnv([lambda: SingleAgentEnv(game, num_players=n, seat="random",
@@ -212,7 +212,7 @@ def markdown(result) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None, prog="python -m benchmarks.training") -> int:
+def main(argv=None, prog="python -m tradewinds.benchmarks.training") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default="hansa,voyage")

@@ -32,8 +32,8 @@ PLAYOUT_DRAWS = 32
 def next_decision(game, drawn: np.ndarray, player: int, target: int, key) -> np.ndarray:
     """`drawn` played on: `player` heads for `target` for the rest of its turn, then the
     heuristic plays until `player` has a choice in a later round (or the game ends)."""
-    from agents.heuristic import decide
-    from agents.heuristic_voyage import PARAMS, PLAN_WEIGHTS, step_toward
+    from tradewinds.agents.heuristic import decide
+    from tradewinds.agents.heuristic_voyage import PARAMS, PLAN_WEIGHTS, step_toward
     from voyage_env import actions as A
     from voyage_env import kernel as K
     from voyage_env import routes as RT
@@ -63,7 +63,7 @@ def next_decision(game, drawn: np.ndarray, player: int, target: int, key) -> np.
 def net_worth(game, weights, config, state: np.ndarray, player: int, rng) -> float:
     """`player`'s share of the win: the game's return if it is over, else the net's value
     from `player`'s own observation (with the heuristic's hint if the net reads one)."""
-    from agents import net_input, pvnet
+    from tradewinds.agents import net_input, pvnet
 
     if game.is_terminal(state):
         return float(np.asarray(game.returns(state))[player])
@@ -100,12 +100,12 @@ def agreement(playouts: list[np.ndarray], nets: list[np.ndarray]) -> dict:
 
 def measure(net_path: str | None, positions: int, draws: int, seed: int = 77) -> dict:
     """The rankings of `positions` move positions with at least two candidates."""
-    from agents import az, pvnet
-    from agents import destinations_voyage as D
-    from agents.heuristic import rng_key
-    from agents.heuristic_voyage import PARAMS, PLAN_WEIGHTS
-    from studies.positions import decision_positions
     from tradewinds import registry
+    from tradewinds.agents import az, pvnet
+    from tradewinds.agents import destinations_voyage as D
+    from tradewinds.agents.heuristic import rng_key
+    from tradewinds.agents.heuristic_voyage import PARAMS, PLAN_WEIGHTS
+    from tradewinds.studies.positions import decision_positions
     from voyage_env import kernel as K
     from voyage_env.state import MOVE
 

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from agents import heuristic
 from tradewinds import cli_args, jit
+from tradewinds.agents import heuristic
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -73,9 +73,9 @@ def position_row(game, state, player, chosen, samples, seed) -> dict:
 
 
 def headroom(game_name, n, games, samples, kinds, seed=0) -> dict:
-    from agents import make_agent
-    from studies.arena import agent_action
     from tradewinds import registry
+    from tradewinds.agents import make_agent
+    from tradewinds.studies.arena import agent_action
 
     game = registry.game(game_name)
     bot = make_agent("heuristic", game=game_name)

@@ -21,11 +21,11 @@ import time
 import numpy as np
 from numba import njit
 
-from agents import heuristic_hansa as H
 from hansa_env import kernel as K
 from hansa_env.determinize import determinize
 from hansa_env.state import STATE_SIZE
 from tradewinds import jitcache, rng
+from tradewinds.agents import heuristic_hansa as H
 from tradewinds.stats import wilson_interval
 
 
@@ -118,8 +118,8 @@ def fast_rate(n: int, games: int, weights=None, first_seed: int = 0):
 
 
 def arena_rate(n: int, games: int):
-    import agents  # noqa: F401
-    from studies import arena
+    from tradewinds import agents  # noqa: F401
+    from tradewinds.studies import arena
 
     lineup = ",".join(["heuristic"] + ["random"] * (n - 1))
     st = arena.Study.create("hansa", n, lineup, seating="rotate")

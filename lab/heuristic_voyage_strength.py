@@ -30,9 +30,9 @@ from collections import Counter
 import numpy as np
 from numba import njit
 
-from agents import heuristic_voyage as HV
-from agents import policies
 from tradewinds import jitcache, rng
+from tradewinds.agents import heuristic_voyage as HV
+from tradewinds.agents import policies
 from tradewinds.stats import wilson_interval
 from voyage_env import GAME
 from voyage_env import kernel as K
@@ -148,8 +148,8 @@ def fast_rate(n: int, games: int, options: dict, first_seed: int = 0):
 
 
 def arena_rate(n: int, games: int, options: dict):
-    import agents  # noqa: F401
-    from studies import arena
+    from tradewinds import agents  # noqa: F401
+    from tradewinds.studies import arena
 
     lineup = ",".join(["heuristic"] + ["random"] * (n - 1))
     st = arena.Study.create("voyage", n, lineup, seating="rotate", options=options or None)

@@ -21,7 +21,7 @@ FILES = ("net.npz", "learner.pt", "state.json", "config.json", "log.csv", "curve
 
 
 def copy_run(source: Path, dest: Path, compress: bool) -> None:
-    from training.checkpoints import save_arrays
+    from tradewinds.training.checkpoints import save_arrays
 
     if not (source / "state.json").is_file():
         raise SystemExit(f"error: {source} holds no run (no state.json)")

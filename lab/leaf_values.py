@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from agents import pvnet
-from agents.az_search import SearchConfig
-from agents.ismcts import _evaluate
 from tradewinds import cli_args, jit, jitcache, rng
+from tradewinds.agents import pvnet
+from tradewinds.agents.az_search import SearchConfig
+from tradewinds.agents.ismcts import _evaluate
 
 SEED = 11 * 2**40
 MIXES = (0.25, 0.5)           # judge shares of the mixed rows (the search's `judge`)
@@ -78,7 +78,7 @@ def measure(nets: list[Path], games: int, every: int = 10, draws: tuple[int, ...
     """Brier scores of each net's value, the judgement (at the search's `scale`) and their
     mixes."""
     from tradewinds import registry
-    from training.alphazero.warmstart import heuristic_records
+    from tradewinds.training.alphazero.warmstart import heuristic_records
 
     loaded = [pvnet.load(p) for p in nets]
     configs = {(c.game, c.num_players, c.hint) for _, c, _ in loaded}

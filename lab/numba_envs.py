@@ -29,7 +29,7 @@ NUMPY = {"0.59": "numpy>=1.26,<2.1", "0.60": "numpy>=2.0,<2.1", "0.61": "numpy>=
          "0.62": "numpy>=2.3,<2.4"}
 NUMPY_DEFAULT = "numpy>=2.4,<2.5"
 MARKER = "built.json"
-PACKAGES = ("tradewinds", "tradewinds_cli", "hansa_env", "voyage_env", "agents", "studies",
+PACKAGES = ("tradewinds", "tradewinds.cli", "hansa_env", "voyage_env", "agents", "studies",
             "training", "benchmarks", "lab")
 
 

@@ -20,9 +20,9 @@ import time
 import numpy as np
 from numba import njit
 
-from agents import heuristic
-from benchmarks.timing import ns_per_unit
 from tradewinds import jit, jitcache
+from tradewinds.agents import heuristic
+from tradewinds.benchmarks.timing import ns_per_unit
 
 GAMES = 12          # recorded random games per game and player count
 MAX_STATES = 4000

@@ -33,9 +33,9 @@ def _timed_first(fn, *args):
 def mcts_decisions(name, n, simulations, cfg) -> dict:
     """Decisions/s of the `mcts:<simulations>` agent on mid-game positions of random play
     (positions with one legal action are skipped: the agent does not search there)."""
-    from agents.ismcts import ISMCTSAgent
-    from studies.positions import random_positions
     from tradewinds import registry
+    from tradewinds.agents.ismcts import ISMCTSAgent
+    from tradewinds.studies.positions import random_positions
 
     game = registry.game(name)
     agent = ISMCTSAgent(name, spec=str(simulations))
@@ -56,7 +56,7 @@ def mcts_decisions(name, n, simulations, cfg) -> dict:
 
 
 def measure_cfg(work, cfg):
-    from benchmarks.timing import measure
+    from tradewinds.benchmarks.timing import measure
     return measure(work, **cfg)
 
 
@@ -64,8 +64,8 @@ def run(games, players, cfg, simulations) -> dict:
     import llvmlite
     import numba
 
-    from benchmarks import throughput as T
     from tradewinds import registry
+    from tradewinds.benchmarks import throughput as T
 
     numba.set_num_threads(1)
     out = {"versions": {"numba": numba.__version__, "llvmlite": llvmlite.__version__,

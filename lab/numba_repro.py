@@ -20,7 +20,7 @@ import time
 import numpy as np
 from numba import njit
 
-from benchmarks.timing import ns_per_unit
+from tradewinds.benchmarks.timing import ns_per_unit
 
 MASK, STATE = 90, 340
 TABLE = (np.arange(30 * 30, dtype=np.int64).reshape(30, 30) * 7919) % 31   # a global

@@ -22,17 +22,16 @@ import time
 
 import numpy as np
 
-from studies.arena import agent_action
 from tradewinds import cli_args
 from tradewinds.stats import wilson_interval
+from tradewinds.studies.arena import agent_action
 
 
 def hybrid_games(game_name: str, num_players: int, games: int, agent: str,
                  families: tuple[str, ...], only: bool = False, seed: int = 900_000) -> dict:
     """Win share of the hybrid: the heuristic, and `agent` where the heuristic's choice is
     not one of `families` (with `only`: where it is one of them)."""
-    import agents
-    from tradewinds import registry
+    from tradewinds import agents, registry
 
     game = registry.game(game_name)
     heuristic = agents.make_agent("heuristic", game=game_name)
@@ -75,8 +74,7 @@ def main(argv=None) -> int:
                        help="the action families the agent decides (the heuristic the rest)")
     ap.add_argument("--seed", type=int, default=900_000)
     args = ap.parse_args(argv)
-    import agents
-    from tradewinds import registry
+    from tradewinds import agents, registry
 
     game = registry.game(args.game)
     agent = args.agent or f"mcts:{args.simulations}"

@@ -29,10 +29,10 @@ def repeatability(game_name: str, num_players: int, games: int, simulations: int
                   seed: int = 9 * 2**40) -> dict:
     """Two searches of each kept position; their agreement and their departures from the
     heuristic (shares over the kept positions)."""
-    from agents import pvnet
     from tradewinds import registry
-    from training.alphazero.search_teacher import rows_to_search, search_labels
-    from training.alphazero.warmstart import heuristic_records
+    from tradewinds.agents import pvnet
+    from tradewinds.training.alphazero.search_teacher import rows_to_search, search_labels
+    from tradewinds.training.alphazero.warmstart import heuristic_records
 
     game = registry.game(game_name)
     weights, config, _ = (None, None, None) if net is None else pvnet.load(net)

@@ -20,7 +20,7 @@ any later round.
 Every python-path row also carries ``actions``, the action id of every decision in order
 (the store keeps them compactly), so a game replays exactly whatever its agents were
 (time budgets, learned nets); kernel-path games replay from their seed
-(`tradewinds_web.replay`).
+(`tradewinds.web.replay`).
 
 Two ways to play a game (recorded per run and per game as ``path``):
 
@@ -133,7 +133,7 @@ class Study:
     def create(cls, game: str, num_players: int, agents: str | Sequence[str] = "random",
                options: dict | None = None, agent_kwargs: dict | None = None,
                seating: str = "fixed", base_seed: int = 0, fast: bool = True) -> Study:
-        import agents as agent_registry
+        from tradewinds import agents as agent_registry
         from tradewinds import registry
 
         handle = registry.game(game)
@@ -160,7 +160,7 @@ class Study:
         policies = {agent_registry.kernel_policy(a) if a not in kwargs else None
                     for a in agents}
         (policy,) = policies if len(policies) == 1 else (None,)
-        from agents.heuristic import has_heuristic
+        from tradewinds.agents.heuristic import has_heuristic
 
         kernel = ((policy == "heuristic" and has_heuristic(handle))
                   or (policy == "random" and handle.supports("random_playout")))
@@ -221,7 +221,7 @@ class _Seats:
     def get(self, seat: int, name: str):
         key = (seat, name)
         if key not in self.cache:
-            from agents import make_agent
+            from tradewinds.agents import make_agent
 
             self.cache[key] = make_agent(name, game=self.study.game,
                                          **self.study.agent_kwargs.get(name, {}))
@@ -275,11 +275,11 @@ def play_game(study: Study, index: int, *, _seats: _Seats | None = None,
 
 def _kernel_playout(study: Study, game, state, seed: int) -> int:
     """The whole game inside numba with the seats' common kernel policy."""
-    import agents as agent_registry
+    from tradewinds import agents as agent_registry
 
     if agent_registry.kernel_policy(study.agents[0]) == "random":
         return int(game.kernels.random_playout(state, playout_key(seed)))
-    from agents import heuristic
+    from tradewinds.agents import heuristic
 
     steps = int(heuristic.playout(game.aux, state, playout_key(seed), game.num_actions))
     if steps < 0:
@@ -295,7 +295,7 @@ def play_chunk(study: Study, indices: Sequence[int], factories: dict | None = No
     know from importing `agents` alone (agents registered at run time by the caller).
     """
     if factories:
-        import agents
+        from tradewinds import agents
 
         known = set(agents.agent_names())
         for name, f in factories.items():
@@ -310,7 +310,7 @@ def _factories_for(study: Study) -> dict:
     """Factories of the study's agents that a fresh worker would not get from `agents`,
     by registered name (the base of a parametrized name: 'nth' for 'nth:1', so the worker
     still passes spec='1')."""
-    import agents
+    from tradewinds import agents
 
     builtin = agents.builtin_names()
     return {agents.split_name(a)[0]: agents.factory(a) for a in set(study.agents)
@@ -330,8 +330,8 @@ def _warm_up() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent()
-    import agents  # noqa: F401
     import tradewinds  # noqa: F401
+    from tradewinds import agents  # noqa: F401
 
 
 def _exit_with_parent(poll: float = 0.5) -> None:

@@ -40,7 +40,7 @@ def headline_rows(rows: Sequence[dict]) -> tuple[list[dict], str]:
 def position_wins(rows: Sequence[dict], num_players: int) -> np.ndarray:
     """[games, positions] win credit (1/k to each of k winners), column k = the seat that
     was k-th in that game's initial turn order."""
-    from studies import arena
+    from tradewinds.studies import arena
 
     return arena.by_position(arena.wins_matrix(rows, num_players), rows)
 

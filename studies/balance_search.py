@@ -298,14 +298,14 @@ class ArenaPlay:
         self.truncated: dict[int, int] = {}
 
     def study(self, k: int):
-        from studies import arena
+        from tradewinds.studies import arena
 
         opts = knob_options(self.game, self.knob, k, self.num_players, self.options)
         return arena.Study.create(self.game, self.num_players, self.agent, options=opts,
                                   base_seed=self.base_seed, fast=self.fast)
 
     def __call__(self, k: int, games: int) -> list[float]:
-        from studies import arena, balance
+        from tradewinds.studies import arena, balance
 
         study = self.study(k)
         res = arena.run(study, self.store, games, backend=self.backend,

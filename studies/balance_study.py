@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from studies import arena, fpa
-from studies import balance_search as bs
-from studies import run_fields as rf
 from tradewinds.cli_args import int_at_least, option
 from tradewinds.store import Store
+from tradewinds.studies import arena, fpa
+from tradewinds.studies import balance_search as bs
+from tradewinds.studies import run_fields as rf
 
 DEFAULT_DB = Path("results") / "balance.sqlite"
 
@@ -171,8 +171,8 @@ def run_balance(config: BalanceConfig, console=None) -> dict:
     """Run (or resume) the search; print the probes and the value; write JSON and PNG.
 
     Returns the report dict (also written as JSON)."""
-    from studies.fpa import progress_bar
     from tradewinds import output
+    from tradewinds.studies.fpa import progress_bar
 
     c = config
     console = console or output.console()

@@ -34,8 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from studies import evaluate, replay
-from studies.replay import SEED, first_difference
+from tradewinds.studies import evaluate, replay
+from tradewinds.studies.replay import SEED, first_difference
 
 ROOT = Path(__file__).resolve().parent.parent
 __all__ = ["SEED", "carry_ladder", "first_difference", "identity_at", "play"]
@@ -47,7 +47,7 @@ print(json.dumps(actions(game, int(n), member, int(games), int(seed), json.loads
 # the identity at an older tree: its behaviour identity, or before those its fingerprint
 _IDENTITY = """
 import inspect, sys
-import studies.evaluate as e
+import tradewinds.studies.evaluate as e
 name, game, players = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if hasattr(e, "identity"):
     print(e.identity(name, game, players))
@@ -159,7 +159,7 @@ def carry_ladder(path: Path, old_root: Path, rev: str, games: int, say=print) ->
     return True
 
 
-def main(argv=None, prog="python -m studies.carry") -> int:
+def main(argv=None, prog="python -m tradewinds.studies.carry") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--from", dest="rev", required=True,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from studies.doc_sources import (
+from tradewinds.studies.doc_sources import (
     elo,
     elo_interval,
     hours,
@@ -25,7 +25,7 @@ from studies.doc_sources import (
 )
 
 NOTES = "lab/notes/2026-12-alphazero.md"
-RUNS = "training/alphazero/runs/"
+RUNS = "lab/alphazero/runs/"
 
 
 class Stage(NamedTuple):

@@ -68,7 +68,7 @@ def match_row(root: Path, rel: str, agent: str) -> tuple[float, float, float]:
 
 def net_info(root: Path, rel: str) -> tuple:
     """(config, metadata) of a shipped net file (`agents.pvnet.load`)."""
-    from agents import pvnet
+    from tradewinds.agents import pvnet
 
     if not (root / rel).is_file():
         raise ValueError(f"{rel}: no such net file")

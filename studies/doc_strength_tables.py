@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from studies.doc_sources import (
+from tradewinds.studies.doc_sources import (
     Ref,
     interval,
     match_row,

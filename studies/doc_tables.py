@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studies import doc_net_tables as nets
-from studies import doc_strength_tables as strength
-from studies.doc_blocks import Block, names_in, pages_with_blocks, rendered
+from tradewinds.studies import doc_net_tables as nets
+from tradewinds.studies import doc_strength_tables as strength
+from tradewinds.studies.doc_blocks import Block, names_in, pages_with_blocks, rendered
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _ladders(root: Path) -> str:
     """docs/benchmarking.md's ladders block (`studies.ladder_docs`; it reads the shipped
     ladders of this checkout, whatever `root`)."""
-    from studies import ladder_docs
+    from tradewinds.studies import ladder_docs
 
     return ladder_docs.ladders_block()
 
@@ -79,7 +79,7 @@ def update(root: Path, blocks=BLOCKS, write: bool = True) -> list[Block]:
     extra = unlisted(root)
     if extra:
         raise ValueError(f"block {', '.join(extra)} is made by no entry of "
-                         f"studies.doc_tables.BLOCKS")
+                         f"tradewinds.studies.doc_tables.BLOCKS")
     pages, stale = rendered(blocks, root)
     if write:
         for doc, (old, new) in pages.items():

@@ -58,9 +58,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from studies import arena
-from studies import run_fields as rf
-from studies.match import (
+from tradewinds import rating_fit
+from tradewinds.cli_args import int_at_least, option
+from tradewinds.stats import wilson_interval
+from tradewinds.store import canonical_json
+from tradewinds.studies import arena
+from tradewinds.studies import run_fields as rf
+from tradewinds.studies.match import (
     SEED_STRIDE,
     check_writable_dir,
     jsonable,
@@ -68,10 +72,6 @@ from studies.match import (
     play_studies,
     safe_stem,
 )
-from tradewinds import rating_fit
-from tradewinds.cli_args import int_at_least, option
-from tradewinds.stats import wilson_interval
-from tradewinds.store import canonical_json
 
 LADDER_DIR = Path(__file__).parent / "ladders"
 DEFAULT_DB = Path("results") / "evaluate.sqlite"
@@ -98,7 +98,7 @@ MODEL = ("Bradley-Terry by maximum likelihood on the Elo scale (400 log10 odds),
 def identity(name: str, game: str, players: int | None = None) -> str:
     """Member `name`'s behaviour identity on `game` with `players` players (None: at any
     count, so every shipped net): `agents.behaviour.identity`."""
-    from agents.behaviour import identity as behaviour_identity
+    from tradewinds.agents.behaviour import identity as behaviour_identity
 
     return behaviour_identity(name, game, players)
 
@@ -182,7 +182,7 @@ def resolve_agent(name: str) -> str:
     included) as is; a ``module:attribute`` factory is imported and registered under that
     text for this run (the arena ships it to the workers). The current directory is
     tried for the module when it is not importable otherwise."""
-    import agents
+    from tradewinds import agents
 
     name = name.strip()
     if not name or any(c in name for c in ", \t\n"):
@@ -244,8 +244,7 @@ def fit_ladder(game: str, players: int = 2, members: Sequence[str] | None = None
     """Play every line-up of `members` `games` times (resuming from `db`), fit the ratings
     and write the ladder file (default: the shipped one for the game and player count).
     Returns the ladder."""
-    import agents
-    from tradewinds import output, registry
+    from tradewinds import agents, output, registry
 
     console = console or output.console()
     handle = registry.game(game)
@@ -307,7 +306,7 @@ def member_entries(members: Sequence[str], fitted: dict, game: str, players: int
                    options: dict) -> list[dict]:
     """The ladder file's members: rating, interval, behaviour identity and replay record
     (`studies.replay`) of each."""
-    from studies import replay
+    from tradewinds.studies import replay
 
     out = []
     for m in members:
@@ -339,9 +338,9 @@ def ladder_table(ladder: dict):
 
 # The rating pool's commands as `tradewinds ratings` runs them; ladder files fitted before
 # that front door keep the `python -m` form they were run under.
-FRONT_DOOR = {"python -m studies.evaluate ": "tradewinds ratings ",
-              "python -m studies.extend ": "tradewinds ratings extend ",
-              "python -m studies.carry ": "tradewinds ratings carry "}
+FRONT_DOOR = {f"python -m {package}studies.{module} ": f"tradewinds ratings {verb}"
+              for package in ("", "tradewinds.")      # before and after the one namespace
+              for module, verb in (("evaluate", ""), ("extend", "extend "), ("carry", "carry "))}
 
 
 def front_door(command: str) -> str:
@@ -469,8 +468,7 @@ class EvaluateConfig:
     def validate(self) -> tuple[dict, list[tuple[int, str]], list[arena.Study]]:
         """(ladder, [(member index, opponent)], studies); ValueError with a one-line
         reason before anything is played."""
-        import agents
-        from tradewinds import registry
+        from tradewinds import agents, registry
 
         handle = registry.game(self.game)
         handle.check_players(self.players)
@@ -655,7 +653,7 @@ def main(argv=None, prog=None) -> int:
         int_at_least,
     )
 
-    parser = ArgumentParser(prog="python -m studies.evaluate",
+    parser = ArgumentParser(prog="python -m tradewinds.studies.evaluate",
                             description="Fit (or refit) an opponent ladder for "
                             "`tradewinds evaluate`.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

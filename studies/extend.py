@@ -26,8 +26,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from studies import arena, evaluate
-from studies.match import (
+from tradewinds import rating_fit
+from tradewinds.studies import arena, evaluate
+from tradewinds.studies.match import (
     SEED_STRIDE,
     check_writable_dir,
     jsonable,
@@ -35,7 +36,6 @@ from studies.match import (
     play_studies,
     rotations,
 )
-from tradewinds import rating_fit
 
 EXTEND_DB = Path("results") / "ladder_extend.sqlite"
 
@@ -97,7 +97,7 @@ def drop_members(ladder: dict, names: Sequence[str]) -> None:
 
 
 def _check(ladder: dict, add: Sequence[str], replace: Sequence[str] = ()) -> None:
-    import agents
+    from tradewinds import agents
 
     old = [m["name"] for m in ladder["members"]]
     new = list(replace) + list(add)
@@ -183,7 +183,7 @@ def _names(text: str) -> list[str]:
     return [m.strip() for m in text.split(",") if m.strip()]
 
 
-def main(argv=None, prog="python -m studies.extend") -> int:
+def main(argv=None, prog="python -m tradewinds.studies.extend") -> int:
     """The command line under the name `prog` (`tradewinds ratings extend` hands it over);
     one-line errors with exit status 2, as the `tradewinds` command."""
     from tradewinds.cli_args import (

@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from studies import arena, balance
-from studies import run_fields as rf
 from tradewinds import stats
 from tradewinds.cli_args import int_at_least, open_unit, option
 from tradewinds.store import Store
+from tradewinds.studies import arena, balance
+from tradewinds.studies import run_fields as rf
 
 DEFAULT_DB = Path("results") / "fpa.sqlite"
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from studies import arena
-from studies import run_fields as rf
-from studies.fpa import play_study, progress_bar, settle_run_fields
 from tradewinds.cli_args import int_at_least, option
 from tradewinds.store import Store
+from tradewinds.studies import arena
+from tradewinds.studies import run_fields as rf
+from tradewinds.studies.fpa import play_study, progress_bar, settle_run_fields
 
 DEFAULT_DB = Path("results") / "ladder.sqlite"
 DEFAULT_LEVELS = ("random", "mcts:25", "mcts:100", "heuristic")

@@ -1,6 +1,6 @@
 """Rewrite the shipped ladders' block of docs/benchmarking.md from the ladder files.
 
-    python -m studies.ladder_docs [--check]
+    python -m tradewinds.studies.ladder_docs [--check]
 
 The block between ``<!-- ladders:begin -->`` and ``<!-- ladders:end -->`` holds, for every
 shipped ladder, how it was fitted and its members (`studies.evaluate.ladder_markdown`
@@ -15,7 +15,7 @@ import argparse
 import json
 from pathlib import Path
 
-from studies import evaluate
+from tradewinds.studies import evaluate
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "benchmarking.md"
 BEGIN, END = "<!-- ladders:begin -->", "<!-- ladders:end -->"
@@ -39,7 +39,8 @@ def rewritten(guide: str) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m studies.ladder_docs", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m tradewinds.studies.ladder_docs",
+                                 description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="only check; exit 1 when stale")
     args = ap.parse_args(argv)

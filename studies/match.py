@@ -51,11 +51,11 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, permutations
 from pathlib import Path
 
-from studies import arena
-from studies import run_fields as rf
 from tradewinds import ratings
 from tradewinds.cli_args import int_at_least, option
 from tradewinds.store import Store
+from tradewinds.studies import arena
+from tradewinds.studies import run_fields as rf
 
 DEFAULT_DB = Path("results") / "match.sqlite"
 SEED_STRIDE = 10**9
@@ -165,8 +165,8 @@ class MatchConfig:
     def validate(self) -> list[arena.Study]:
         """Check every setting (ValueError with a one-line reason) and return the studies,
         one per orbit, without playing or writing anything."""
-        from agents import make_agent
         from tradewinds import registry
+        from tradewinds.agents import make_agent
 
         handle = registry.game(self.game)
         handle.check_players(self.players)
@@ -272,7 +272,7 @@ def play_studies(studies: Sequence[arena.Study], counts: Sequence[int], db, *,
     ``order(j, chunk_number, first_index)`` (default: chunk by chunk across the studies)
     and sized by `arena.ChunkSizer`. Returns ``{"rows": [stored rows of study j],
     "played", "already", "workers", "run_ids"}``."""
-    from studies.fpa import progress_bar
+    from tradewinds.studies.fpa import progress_bar
 
     order = order or (lambda j, number, first: (number, j))
     total = int(sum(counts))

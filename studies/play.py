@@ -24,8 +24,8 @@ from typing import TextIO
 
 import numpy as np
 
-from studies import run_fields as rf
 from tradewinds.cli_args import int_at_least, option
+from tradewinds.studies import run_fields as rf
 
 QUIT = ("q", "quit", "exit")
 
@@ -181,7 +181,7 @@ def _checked_seed(seed) -> int:
 def _seat_opponents(config: PlayConfig, n: int) -> tuple[list, list[str]]:
     """The agent at each seat (None at the human's) and each seat's label ("you" at the
     human's); ValueError for an unknown agent or --agent-kwargs of no opponent."""
-    from agents import make_agent
+    from tradewinds.agents import make_agent
 
     names = _opponents(config.vs, n, config.seat)
     kwargs = config.agent_kwargs or {}
@@ -204,7 +204,7 @@ def _play_moves(handle, state, config: PlayConfig, agents: list, labels: list[st
                 stdin: TextIO, out: TextIO) -> tuple[int, str | None]:
     """Moves until the game ends or the human leaves, each printed: the moves made and why
     the human left (None when the game ended)."""
-    from studies import arena
+    from tradewinds.studies import arena
 
     seat = config.seat
     moves = 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from studies.arena import agent_action
+from tradewinds.studies.arena import agent_action
 
 
 def random_positions(game, n: int, count: int, seed: int = 0) -> list:
@@ -32,7 +32,7 @@ def random_positions(game, n: int, count: int, seed: int = 0) -> list:
 def decision_positions(game, n: int, count: int, seed: int = 0, every: int = 4) -> list:
     """`count` states of heuristic self-play where the seat to move has a choice, one
     decision in `every`, from as many games as that takes."""
-    from agents import make_agent
+    from tradewinds.agents import make_agent
 
     heuristic = make_agent("heuristic", game=game.name)
     out, seen, g = [], 0, 0

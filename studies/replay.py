@@ -37,9 +37,9 @@ def actions(game, players, member, games, seed, options, limits=None, budget=Non
 
     import numpy as np
 
-    from agents import make_agent
-    from studies.arena import agent_action
     from tradewinds import registry
+    from tradewinds.agents import make_agent
+    from tradewinds.studies.arena import agent_action
 
     g = registry.game(game)
     agent = make_agent(member, game=game)
@@ -68,7 +68,7 @@ def record(game: str, players: int, member: str, options: dict) -> dict:
     """A new replay record of `member` (module notes) and the identity it plays under:
     ``{"behaviour", "seed", "decisions", "actions"}``, a game's actions as one string of
     action ids (`encode`), so that a ladder file stays small and readable."""
-    from agents.behaviour import identity
+    from tradewinds.agents.behaviour import identity
 
     for _ in range(2):           # the first pass loads what the games call, then timed warm
         played = actions(game, players, member, GAMES, SEED, options,
@@ -119,6 +119,6 @@ def stale_message(where: str, ladder: dict, member: dict) -> str:
             f"differently from its replay record ({where}) under the same behaviour "
             f"{member['behaviour']!r}. A change made a decision differently: bump BEHAVIOUR "
             f"in the changed module of those it names (agents/behaviour.py maps each label "
-            f"to its module), then refit the ladder (python -m studies.evaluate fit), or "
-            f"replay the member (python -m studies.extend --replace); if the change was "
+            f"to its module), then refit the ladder (tradewinds ratings fit), or "
+            f"replay the member (tradewinds ratings extend --replace); if the change was "
             f"meant to keep every decision, find what moved one")

@@ -11,7 +11,7 @@ from tradewinds.cli_args import game_name, int_at_least, option
 
 def parse_options(items) -> dict:
     """['max_rounds=100', ...] (the repeated --option), or None -> the game options."""
-    from studies import arena
+    from tradewinds.studies import arena
 
     return arena.parse_options(items or [])
 
@@ -21,7 +21,7 @@ def parse_agent_kwargs(items) -> dict:
 
     The agent name is everything before the last colon ahead of the first '=' (names may
     hold colons themselves: mcts:200)."""
-    from studies import arena
+    from tradewinds.studies import arena
 
     out: dict = {}
     for text in items or []:

@@ -25,9 +25,8 @@ def pebbles():
 @pytest.fixture
 def race():
     """The rigged race game and its advance/wait agents, registered for one test."""
-    import agents
     from tests.helpers import race_game
-    from tradewinds import registry
+    from tradewinds import agents, registry
 
     with registry.registered("race", race_game.__name__):
         agents.register("advance", race_game.Advance, replace=True)

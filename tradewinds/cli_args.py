@@ -1,10 +1,10 @@
 """The command lines' shared parts: one-line errors, exit codes, argument types, and
 `option`, which declares a config dataclass field and its command-line form at once.
 
-Every command of the project (`tradewinds`, `python -m studies.evaluate`, the benchmarks)
+Every command of the project (`tradewinds`, `python -m tradewinds.studies.evaluate`, the benchmarks)
 reports bad arguments the same way; this module lives on the ground floor so that the
 studies, training and the games' picture commands need not import the `tradewinds` command
-itself (tests/core/test_layers.py). The `tradewinds` command (`tradewinds_cli`) builds each
+itself (tests/core/test_layers.py). The `tradewinds` command (`tradewinds.cli`) builds each
 subcommand's parser from the fields of the config dataclass that `option` marked.
 """
 

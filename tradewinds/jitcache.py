@@ -30,7 +30,8 @@ from numba.core import caching
 from numba.core.registry import CPUDispatcher
 
 # every first-party package whose modules may hold numba code or be imported by it
-PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "agents", "studies", "training")
+PACKAGES = ("tradewinds", "hansa_env", "voyage_env", "tradewinds.agents", "tradewinds.studies",
+            "tradewinds.training")
 
 
 def _project_modules() -> dict[str, Path]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tradewinds.stats import wilson_interval
-from training.vec_env import BatchedVecEnv
+from tradewinds.training.vec_env import BatchedVecEnv
 
 EVAL_SEED = 2**40    # far from the training seeds (0, 1, ... + steps)
 

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from agents import policies, value_voyage
-from agents.heuristic_voyage import aux_routes
 from tradewinds import jit, registry
+from tradewinds.agents import policies, value_voyage
+from tradewinds.agents.heuristic_voyage import aux_routes
 from tradewinds.cli_args import ArgumentParser, int_at_least
 
 OUT = Path(value_voyage.__file__).parent / "value_voyage_fit.py"
@@ -116,7 +116,7 @@ def _objective(X, Y, w) -> float:
     return log_loss(X, Y, w) + RIDGE / 2 * float(w @ w)
 
 
-def main(argv=None, prog="python -m training.fit_voyage_value") -> int:
+def main(argv=None, prog="python -m tradewinds.training.fit_voyage_value") -> int:
     ap = ArgumentParser(prog=prog,
                         description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int_at_least(1), default=3000,

@@ -17,8 +17,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from training import checkpoints as ck
-from training.recipe import Recipe, continued, stage_dir, stage_hours
+from tradewinds.training import checkpoints as ck
+from tradewinds.training.recipe import Recipe, continued, stage_dir, stage_hours
 
 COLUMNS = ["stage", "iteration", "core_hours", "agent", "elo", "low", "high", "games",
            "ladder"]
@@ -67,7 +67,7 @@ def checkpoints(recipe: Recipe, out: Path, every: int = 1) -> list[Checkpoint]:
 def cheap_ladder(recipe: Recipe, out: Path, members: list[str] | None = None) -> Path:
     """The shipped ladder of the recipe's game and count with only `members` (default:
     those that are not searches), their ratings as fitted, written to `out`."""
-    from studies import evaluate
+    from tradewinds.studies import evaluate
 
     ladder = evaluate.load_ladder(recipe.game, recipe.players)
     names = [m["name"] for m in ladder["members"]]
@@ -87,8 +87,8 @@ def rate(recipe: Recipe, out: Path, agent: str = "net", games: int = 40, every: 
          members: list[str] | None = None, console=None) -> list[dict]:
     """Rate every checkpoint (``<agent>:<checkpoint>``) on the ladder; the curve's rows,
     also written to ``<out>/curve.csv`` with the plot ``<out>/curve.png``."""
-    from studies import evaluate
     from tradewinds import output
+    from tradewinds.studies import evaluate
 
     out = Path(out)
     ladder = cheap_ladder(recipe, out, members)
@@ -103,7 +103,7 @@ def rate(recipe: Recipe, out: Path, agent: str = "net", games: int = 40, every: 
         report = evaluate.run_evaluate(config, console=quiet)
         r = report["rating"]
         rows.append({"stage": cp.stage, "iteration": cp.iteration,
-                     "core_hours": round(cp.core_hours, 4), "agent": agent,
+                     "core_hours": round(cp.core_hours, 6), "agent": agent,
                      "elo": round(r["elo"], 1), "low": round(r["ci95"][0], 1),
                      "high": round(r["ci95"][1], 1), "games": report["games"],
                      "ladder": report["ladder"]["version"]})

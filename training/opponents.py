@@ -27,10 +27,11 @@ import inspect
 import numpy as np
 from numba import njit
 
-# importing the heuristic agent binds both games' strategies to heuristic_action
-from agents import heuristic as _heuristic  # noqa: F401
-from agents import policies
 from tradewinds import jit, jitcache, rng
+
+# importing the heuristic agent binds both games' strategies to heuristic_action
+from tradewinds.agents import heuristic as _heuristic  # noqa: F401
+from tradewinds.agents import policies
 from tradewinds.protocol import KEY_SALT
 
 RANDOM, HEURISTIC, POLICY = 0, 1, 2

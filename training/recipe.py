@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from training import checkpoints as ck
+from tradewinds.training import checkpoints as ck
 
 RECIPES = Path(__file__).parent / "recipes"
 ALGOS = ("alphazero", "distill")
@@ -161,7 +161,7 @@ def _resolved(recipe: Recipe, stage: Stage, out: Path) -> dict:
 
 
 def _alphazero_config(recipe: Recipe, stage: Stage, out: Path, **over):
-    from training.alphazero.loop import AlphaZeroConfig
+    from tradewinds.training.alphazero.loop import AlphaZeroConfig
 
     settings = _resolved(recipe, stage, out)
     settings.pop("continues", None)
@@ -235,7 +235,7 @@ def run(recipe: Recipe, out: Path, budget: float | None = None, actors: int = 0,
 
 
 def _run_alphazero(recipe, stage, out, left, actors, device, console) -> None:
-    from training.alphazero.loop import train
+    from tradewinds.training.alphazero.loop import train
 
     where = stage_dir(out, stage)
     if "continues" in stage.settings and not (where / "state.json").is_file():
@@ -254,7 +254,7 @@ def _run_alphazero(recipe, stage, out, left, actors, device, console) -> None:
 def _run_distill(recipe, stage, out, device) -> None:
     import time
 
-    from training.alphazero import distill
+    from tradewinds.training.alphazero import distill
 
     where = stage_dir(out, stage)
     where.mkdir(parents=True, exist_ok=True)
@@ -287,12 +287,12 @@ def commit() -> str:
 
 def finish(recipe: Recipe, out: Path) -> Path:
     """`<out>/net.npz`: the ship stage's net with the recipe in its metadata."""
-    from agents import pvnet
+    from tradewinds.agents import pvnet
 
     source = _output(recipe, out, "@" + recipe.ship, "net")
     weights, config, meta = pvnet.load(source)
     meta = {**meta, "recipe": recipe.name, "recipe_text": recipe.text, "commit": commit(),
-            "core_hours": round(core_hours(recipe, out), 4),
+            "core_hours": round(core_hours(recipe, out), 6),
             "stages": [{"name": s.name, "algo": s.algo, **s.settings} for s in recipe.stages]}
     if recipe.search:
         meta["search"] = dict(recipe.search)

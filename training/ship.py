@@ -12,12 +12,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from training import checkpoints as ck
+from tradewinds.training import checkpoints as ck
 
 
 def command(config: dict, steps: int) -> str:
     """The `tradewinds train` command of a run's config.json, stopped at `steps`."""
-    from training.trainer import TrainConfig
+    from tradewinds.training.trainer import TrainConfig
 
     d = TrainConfig(game=config["game"], players=config["players"])
     parts = [f"tradewinds train {config['game']} --players {config['players']}",
@@ -39,7 +39,7 @@ def command(config: dict, steps: int) -> str:
 def ship(run: Path, dest_dir: Path | None = None) -> Path:
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo import CHECKPOINTS
+    from tradewinds.agents.ppo import CHECKPOINTS
 
     run = Path(run)
     config = ck.read_json(run / "config.json")
@@ -54,7 +54,7 @@ def ship(run: Path, dest_dir: Path | None = None) -> Path:
     return path
 
 
-def main(argv=None, prog="python -m training.ship") -> int:
+def main(argv=None, prog="python -m tradewinds.training.ship") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("run", help="a `tradewinds train` output directory")
     parser.add_argument("--dest", default=None, help="directory (default agents/checkpoints)")

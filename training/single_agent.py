@@ -64,7 +64,7 @@ class UniformRandom:
 
 
 def _opponents():
-    from training import opponents  # imports agents (the heuristics): on first use
+    from tradewinds.training import opponents  # imports agents (the heuristics): on first use
 
     return opponents
 
@@ -315,5 +315,5 @@ ENV_IDS = {"hansa": "tradewinds/Hansa-v0", "voyage": "tradewinds/Voyage-v0"}
 """`gymnasium.make(ENV_IDS[game], num_players=3, ...)` makes a SingleAgentEnv."""
 for _game, _id in ENV_IDS.items():
     if _id not in gym.registry:
-        gym.register(id=_id, entry_point="training.single_agent:SingleAgentEnv",
+        gym.register(id=_id, entry_point="tradewinds.training.single_agent:SingleAgentEnv",
                      kwargs={"game": _game})

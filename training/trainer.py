@@ -1,6 +1,6 @@
 """`tradewinds train`: MaskablePPO (sb3-contrib) self-play on the batched VecEnv.
 
-    from training.trainer import TrainConfig, train
+    from tradewinds.training.trainer import TrainConfig, train
     train(TrainConfig(game="hansa", players=2, steps=2_000_000, out="results/train/hansa_2p"))
 
 The learner plays `num_envs` games at once (`training.vec_env.BatchedVecEnv`), in a
@@ -24,10 +24,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from studies import run_fields as rf
 from tradewinds.cli_args import check_positive_ints, game_name, int_at_least, int_tuple, option
-from training import checkpoints as ck
-from training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot, parse_weights
+from tradewinds.studies import run_fields as rf
+from tradewinds.training import checkpoints as ck
+from tradewinds.training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot, parse_weights
 
 LOG_COLUMNS = ["steps", "seconds", "episodes", "train_win_rate", "train_reward",
                "vs_random", "vs_random_low", "vs_random_high",
@@ -99,7 +99,7 @@ class Run:
         import torch
         from sb3_contrib import MaskablePPO
 
-        from training.vec_env import BatchedVecEnv
+        from tradewinds.training.vec_env import BatchedVecEnv
 
         self.config = c = config
         self.out = Path(c.out)
@@ -153,7 +153,7 @@ class Run:
         self.pool.add(snap)
 
     def evaluate(self) -> dict:
-        from training.evaluate import win_rate
+        from tradewinds.training.evaluate import win_rate
 
         c, row = self.config, {}
         for opp in EVAL_OPPONENTS:
@@ -174,7 +174,7 @@ class Run:
             "snapshots": [{"step": s.step, "file": f"snapshots/step_{s.step:010d}.pt"}
                           for s in self.pool.snapshots]})
         ck.append_row(self.out / "log.csv", LOG_COLUMNS, row)
-        from training.curve import draw
+        from tradewinds.training.curve import draw
 
         draw(ck.read_rows(self.out / "log.csv"), self.out / "curve.png",
              title=f"{self.config.game} {self.config.players}p self-play")
@@ -226,8 +226,8 @@ def _callback(run: Run, progress, task):
 
 def train(config: TrainConfig) -> Run:
     """Run (or resume) training to `config.steps` env steps; the finished Run."""
-    from studies.fpa import progress_bar
     from tradewinds import output
+    from tradewinds.studies.fpa import progress_bar
 
     run = Run(config)
     c = config

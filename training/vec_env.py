@@ -2,7 +2,7 @@
 stepped by one numba call, with `action_masks()` for sb3-contrib's MaskablePPO.
 
     from sb3_contrib import MaskablePPO
-    from training.vec_env import BatchedVecEnv
+    from tradewinds.training.vec_env import BatchedVecEnv
     env = BatchedVecEnv("hansa", num_envs=64, num_players=2, opponents="heuristic", seed=0)
     MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=256).learn(100_000)
 
@@ -89,7 +89,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from tradewinds import jit, jitcache, registry, rewards
 from tradewinds.aec import ILLEGAL_MODES, observation_box
 from tradewinds.protocol import Game, IllegalActionError
-from training import opponents as ops
+from tradewinds.training import opponents as ops
 
 # row status, inside `run`
 IDLE, ACT, REPLY, START, WAIT, FAILED, EMPTY = 0, 1, 2, 3, 4, 5, 6

@@ -14,10 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
 from tests.helpers.hidden_variants import choice, hansa_variant, voyage_variant
 from tests.helpers.positions import positions
-from tradewinds import registry
+from tradewinds import agents, registry
 
 SEARCHERS = ["heuristic", "noisy:0.5", "mcts:24"]
 
@@ -59,7 +58,7 @@ def test_net_agents_ignore_hidden_parts(kind, game_name, n, tmp_path):
     a hinted `az` that plays the raw policy at its most common family of decisions, with
     a random net whose choices depend on every input: the same choice on every hidden
     variant."""
-    from agents import pvnet
+    from tradewinds.agents import pvnet
 
     game = registry.game(game_name)
     config = pvnet.NetConfig(game_name, n, game.obs_size, game.num_actions, 32, 1,

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-from agents import az, az_search, pvnet
 from tests.helpers.searches import count_searches
-from tradewinds import registry
+from tradewinds import agents, registry
+from tradewinds.agents import az, az_search, pvnet
 
 
 def small_config(game, n=2, hidden=32, blocks=1):
@@ -37,7 +36,7 @@ def test_seat_values_rotate_to_absolute_seats_and_sum_to_one():
 @pytest.mark.parametrize("game", ["hansa", "voyage"])
 def test_numba_forward_equals_torch_forward(game):
     torch = pytest.importorskip("torch")
-    from training.alphazero.net import PolicyValueNet
+    from tradewinds.training.alphazero.net import PolicyValueNet
 
     config = small_config(game, n=3, blocks=2)
     net = PolicyValueNet(config)
@@ -121,7 +120,7 @@ def test_batched_search_equals_one_game_searches(game):
 
 
 def test_net_agents_play_legal_games_and_refuse_a_wrong_net(tmp_path):
-    from studies import arena
+    from tradewinds.studies import arena
 
     config = small_config("voyage")
     path = pvnet.save(tmp_path / "v.npz", pvnet.random_weights(config, 2), config)
@@ -195,7 +194,7 @@ def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge
     """With `judge` j a leaf's value is (1 - j) x the net's + j x `ismcts._evaluate` of
     the leaf after `depth` heuristic decisions (-1: to the end): one simulation past the
     root, replayed by hand on the same determinization and generator."""
-    from agents import ismcts
+    from tradewinds.agents import ismcts
 
     g = registry.game(game)
     root = g.new_state(2, 7)
@@ -277,7 +276,7 @@ def test_unsearched_families_are_played_by_the_raw_policy_and_the_rest_searched(
         tmp_path, monkeypatch):
     """With ``unsearched=("move",)`` az plays the raw policy's choice wherever it is a
     move step, with no search, and searches every other decision."""
-    from studies.positions import decision_positions
+    from tradewinds.studies.positions import decision_positions
 
     g = registry.game("voyage")
     found = decision_positions(g, 2, 60, seed=4)

@@ -6,17 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-from agents import destinations_voyage as D
-from agents import heuristic_voyage as H
-from agents import pvnet
-from agents.heuristic import rng_key
-from studies.arena import agent_action
-from studies.positions import decision_positions
 from tests.helpers.hidden_variants import choice, voyage_variant
 from tests.helpers.positions import positions
 from tests.helpers.searches import count_searches
-from tradewinds import registry
+from tradewinds import agents, registry
+from tradewinds.agents import destinations_voyage as D
+from tradewinds.agents import heuristic_voyage as H
+from tradewinds.agents import pvnet
+from tradewinds.agents.heuristic import rng_key
+from tradewinds.studies.arena import agent_action
+from tradewinds.studies.positions import decision_positions
 from voyage_env import kernel as K
 from voyage_env.state import MOVE
 

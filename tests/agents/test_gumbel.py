@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-from agents import az_search, gumbel, pvnet
-from tradewinds import registry
+from tradewinds import agents, registry
+from tradewinds.agents import az_search, gumbel, pvnet
 
 
 @pytest.mark.parametrize("sims,m", [(16, 4), (200, 16), (7, 16), (3, 1), (50, 3)])

@@ -7,13 +7,13 @@ Strength and speed are measured, not asserted here: lab/heuristic_hansa_strength
 import numpy as np
 import pytest
 
-from agents import heuristic_hansa as H
-from agents.heuristic import HeuristicAgent, decide
 from hansa_env import GAME, scenario
 from hansa_env.bindings import AUX
 from hansa_env.state import StateView
-from studies import arena
+from tradewinds.agents import heuristic_hansa as H
+from tradewinds.agents.heuristic import HeuristicAgent, decide
 from tradewinds.protocol import as_key
+from tradewinds.studies import arena
 
 MASK = np.zeros(GAME.num_actions, dtype=np.int8)
 TWO_WAREHOUSES = {"Lubeck", "Danzig", "Stockholm", "Riga"}   # Copenhagen: not in setup

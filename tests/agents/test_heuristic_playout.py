@@ -2,9 +2,9 @@
 
 import pytest
 
-from agents import kernel_policy
-from studies import arena
 from tradewinds import registry
+from tradewinds.agents import kernel_policy
+from tradewinds.studies import arena
 
 
 def test_kernel_policy_names():

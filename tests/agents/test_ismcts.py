@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-from agents import ismcts
-from studies import arena
-from tradewinds import registry
+from tradewinds import agents, registry
+from tradewinds.agents import ismcts
+from tradewinds.studies import arena
 
 SHORT = {"hansa": {"max_rounds": 4}, "voyage": {"max_rounds": 3}}
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import ismcts
 from hansa_env import GAME as HANSA
 from hansa_env import scenario as hansa_scenario
 from tests.helpers.voyage_helpers import INTO_LISBON
+from tradewinds.agents import ismcts
 from voyage_env import GAME as VOYAGE
 from voyage_env import scenario as voyage_scenario
 

@@ -3,12 +3,11 @@
 import numpy as np
 import pytest
 
-import agents
-from agents import az_search, net_input, pvnet
-from agents.heuristic import HeuristicAgent
 from tests.helpers.positions import positions
-from tradewinds import registry
-from training.alphazero import warmstart
+from tradewinds import agents, registry
+from tradewinds.agents import az_search, net_input, pvnet
+from tradewinds.agents.heuristic import HeuristicAgent
+from tradewinds.training.alphazero import warmstart
 
 
 def copy_net(game, n: int) -> pvnet.Weights:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-from tradewinds import registry
+from tradewinds import agents, registry
 
 
 def play_decisions(game_name: str, name: str, n: int, decisions: int, seed: int):

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from agents import heuristic_voyage as HV
-from agents.heuristic import decide as agent_decide
 from tests.helpers.voyage_helpers import force_rolls, hx, legal, staged, tiny_game
+from tradewinds.agents import heuristic_voyage as HV
+from tradewinds.agents.heuristic import decide as agent_decide
 from voyage_env import GAME, scenario
 from voyage_env import actions as A
 from voyage_env import kernel as K
@@ -156,7 +156,7 @@ def test_an_aux_value_with_route_tables_is_read_and_decides_the_same():
 
 
 def test_heuristic_agent_beats_random_in_the_arena():
-    from studies import arena
+    from tradewinds.studies import arena
 
     st = arena.Study.create("voyage", 2, "heuristic,random", seating="rotate")
     for i in range(2):

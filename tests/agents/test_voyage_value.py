@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import ismcts, value_voyage
-from agents.value_voyage_fit import FIT
-from training import fit_voyage_value as fit
+from tradewinds.agents import ismcts, value_voyage
+from tradewinds.agents.value_voyage_fit import FIT
+from tradewinds.training import fit_voyage_value as fit
 from voyage_env import GAME, scenario
 from voyage_env.state import StateView
 
@@ -111,7 +111,7 @@ def test_scores_are_the_features_weighed():
 
 
 def test_fit_command_writes_an_importable_module(tmp_path):
-    """`python -m training.fit_voyage_value` writes the weights as a module of data."""
+    """`python -m tradewinds.training.fit_voyage_value` writes the weights as a module of data."""
     out = tmp_path / "fit.py"
     assert fit.main(["--games", "30", "--test-games", "10", "--players", "2", "--every",
                      "13", "--out", str(out)]) == 0
@@ -126,7 +126,7 @@ def test_fit_command_writes_an_importable_module(tmp_path):
 
 def heuristic_returns(s):
     """Every seat plays the heuristic on the full state to the end; the win shares."""
-    from agents.heuristic_voyage import heuristic_action
+    from tradewinds.agents.heuristic_voyage import heuristic_action
 
     t, mask, key = s.copy(), np.zeros(GAME.num_actions, dtype=np.int8), np.zeros(2, np.int32)
     while not GAME.is_terminal(t):

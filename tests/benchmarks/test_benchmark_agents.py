@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from benchmarks import agents as bench
+from tradewinds.benchmarks import agents as bench
 
 
 def _row(game, n, a, b, rate):
@@ -41,8 +41,8 @@ def test_the_control_replays_the_games_with_the_opponent_in_the_agents_seat(tmp_
     control: the control reproduces every game (same seeds, seats and seat generators),
     so the paired interval is (0, 0) whatever the luck of the seeds. A control that
     played other games would leave nonzero differences."""
-    import agents
-    from agents.heuristic import HeuristicAgent
+    from tradewinds import agents
+    from tradewinds.agents.heuristic import HeuristicAgent
 
     agents.register("twin", lambda game="hansa", **kw: HeuristicAgent(game), replace=True)
     try:
@@ -105,7 +105,7 @@ def test_decision_time_times_every_agent_on_the_same_positions(tmp_path):
 def test_decision_time_in_games_times_each_agents_own_decisions_seats_rotated(monkeypatch):
     """--games: every decision with a choice in whole games, credited to the agent in the
     deciding seat (the first of each untimed); the agents swap seats game by game."""
-    import studies.arena as arena
+    import tradewinds.studies.arena as arena
 
     asked = []
     act = arena.agent_action
@@ -142,8 +142,8 @@ def test_bad_input_is_one_line_naming_it(capsys):
 
 def test_selfplay_speed_times_every_search_of_whole_games(monkeypatch):
     """The peer's protocol: one timed search per decision until each game ends."""
-    from agents import ismcts
-    from benchmarks.agents import ismcts_selfplay_speed
+    from tradewinds.agents import ismcts
+    from tradewinds.benchmarks.agents import ismcts_selfplay_speed
 
     calls, real = [], ismcts.search
     monkeypatch.setattr(ismcts, "search", lambda game, s, *a, **k: (
@@ -157,7 +157,7 @@ def test_a_row_plays_its_games_and_their_control_seed_by_seed(tmp_path, monkeypa
     """A row stopped part-way holds the games of the same seeds in both studies: with the
     control of seeds 0-1 already stored (another row against the same opponent), the
     agent's seeds 0-1 come first, then each seed's game and its control."""
-    import studies.match as match
+    import tradewinds.studies.match as match
 
     db = str(tmp_path / "s.sqlite")
     bench.strength_row("hansa", "random-heuristic", 2, 2, db, workers=1)

@@ -4,8 +4,8 @@ import json
 import subprocess
 import sys
 
-from benchmarks.compare import compare
 from tests.helpers import ROOT
+from tradewinds.benchmarks.compare import compare
 
 
 def _result(kernel, kernel_min):
@@ -26,13 +26,13 @@ def test_command_exit_codes(tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps(_result(100.0, 95.0)))
     b.write_text(json.dumps(_result(50.0, 50.0)))
-    run = [sys.executable, "-m", "benchmarks.compare"]
+    run = [sys.executable, "-m", "tradewinds.benchmarks.compare"]
     assert subprocess.run(run + [str(a), str(a)], cwd=ROOT, capture_output=True).returncode == 0
     assert subprocess.run(run + [str(a), str(b)], cwd=ROOT, capture_output=True).returncode == 1
 
 
 def test_guard_flags_a_ratio_that_lost_more_than_a_third_and_nothing_else():
-    from benchmarks.guard import drops
+    from tradewinds.benchmarks.guard import drops
 
     stored = {"ratios": {"hansa kernel / reference": 150.0, "hansa kernel / plain loop": 0.3,
                          "gone": 1.0}}
@@ -43,7 +43,7 @@ def test_guard_flags_a_ratio_that_lost_more_than_a_third_and_nothing_else():
 
 
 def test_guard_without_stored_ratios_says_so(tmp_path, monkeypatch):
-    from benchmarks import compare, guard
+    from tradewinds.benchmarks import compare, guard
 
     monkeypatch.setattr(guard, "measure", lambda: {"ratios": {"x": 1.0}})
     missing = tmp_path / "guard.json"

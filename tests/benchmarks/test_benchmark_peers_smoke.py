@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from benchmarks import peers, timing  # noqa: E402 - after the importorskip
+from tradewinds.benchmarks import peers, timing  # noqa: E402 - after the importorskip
 
 
 def _positive(x) -> bool:

@@ -4,7 +4,7 @@ set, 2-4 players, random and heuristic play.
 
 The default suite plays a short sample (every option set once, short games, one heuristic
 game per game) and checks that a planted disagreement is caught and reported with its seed
-and step; the slow test runs the full counts (`python -m benchmarks.soak --games 10000`:
+and step; the slow test runs the full counts (`python -m tradewinds.benchmarks.soak --games 10000`:
 10,000 random and 1,000 heuristic games per game).
 """
 
@@ -13,7 +13,7 @@ from dataclasses import asdict
 import numpy as np
 import pytest
 
-from benchmarks import soak
+from tradewinds.benchmarks import soak
 
 
 def sample_specs():

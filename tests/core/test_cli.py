@@ -13,10 +13,10 @@ import time
 import pytest
 
 import tradewinds
-import tradewinds_cli.main as cli
-from studies.run_fields import parse_agent_kwargs
+import tradewinds.cli.main as cli
+from tradewinds.cli.main import main
 from tradewinds.store import Store
-from tradewinds_cli.main import main
+from tradewinds.studies.run_fields import parse_agent_kwargs
 
 COMMANDS = ("demo", "fpa", "match", "play")
 
@@ -225,9 +225,9 @@ def test_keyboard_interrupt_keeps_the_stored_games(capsys, tmp_path, monkeypatch
     monkeypatch.setattr(Store, "add_games", add_then_interrupt)
     argv = ["match", "hansa", "--agents", "random,lazy", "--games", "40", "--chunk-size",
             "4", "--workers", "1", "--db", str(db), "--no-progress"]
-    import agents
+    from tradewinds import agents
 
-    agents.register("lazy", "agents.random_agent:RandomAgent", replace=True)
+    agents.register("lazy", "tradewinds.agents.random_agent:RandomAgent", replace=True)
     try:
         assert main(argv) == 130
     finally:
@@ -268,7 +268,7 @@ def test_ctrl_c_in_a_terminal_stops_parent_and_workers_with_one_line(tmp_path):
     # inherits that, so the command is started with SIGINT at its default again.
     cmd = [sys.executable, "-c",
            "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler);"
-           f" sys.argv = ['tradewinds', *{args!r}]; runpy.run_module('tradewinds_cli',"
+           f" sys.argv = ['tradewinds', *{args!r}]; runpy.run_module('tradewinds.cli',"
            " run_name='__main__')"]
     err_file = tmp_path / "stderr.txt"
     with open(err_file, "w") as err_out:
@@ -324,12 +324,12 @@ def test_ctrl_c_in_a_terminal_stops_parent_and_workers_with_one_line(tmp_path):
 
 
 def test_a_bad_command_in_a_real_process():
-    done = subprocess.run([sys.executable, "-m", "tradewinds_cli", "demo", "nosuch"],
+    done = subprocess.run([sys.executable, "-m", "tradewinds.cli", "demo", "nosuch"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("tradewinds demo: error: argument game: unknown game 'nosuch'; "
                            "known games: hansa, voyage (see tradewinds demo --help)\n")
-    done = subprocess.run([sys.executable, "-m", "tradewinds_cli", "--version"],
+    done = subprocess.run([sys.executable, "-m", "tradewinds.cli", "--version"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "tradewinds " + \
         tradewinds.__version__

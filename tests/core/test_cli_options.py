@@ -8,9 +8,9 @@ import dataclasses
 
 import pytest
 
+from tradewinds.cli import main as cli
+from tradewinds.cli import options
 from tradewinds.cli_args import option
-from tradewinds_cli import main as cli
-from tradewinds_cli import options
 
 COMMANDS = [c for c in cli.COMMANDS if not getattr(cli.command(c), "HANDS_OVER", False)]
 
@@ -78,7 +78,7 @@ def test_a_differing_default_is_caught():
 
 
 def test_the_config_is_built_from_what_was_typed():
-    from studies.fpa import FpaConfig, SprtConfig
+    from tradewinds.studies.fpa import FpaConfig, SprtConfig
 
     parser = _parser("fpa")
     args = parser.parse_args(["hansa", "--seed", "7", "--no-fast", "--sprt", "--delta", "0.1",

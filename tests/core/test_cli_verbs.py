@@ -10,8 +10,8 @@ from importlib import import_module
 
 import pytest
 
-from tradewinds_cli import bench, ratings, render_map, strength, train
-from tradewinds_cli.main import main
+from tradewinds.cli import bench, ratings, render_map, strength, train
+from tradewinds.cli.main import main
 
 VERBS = ([("strength", strength.STRENGTH), ("render-map", render_map.RENDER_MAP)]
          + [(f"bench {v.name}", v) for v in bench.BENCHMARKS]
@@ -45,7 +45,7 @@ def test_each_verb_hands_its_arguments_over_untouched(monkeypatch, typed, verb):
 
 
 def test_bench_alone_is_the_throughput_benchmark(monkeypatch, capsys):
-    import benchmarks.throughput as throughput
+    import tradewinds.benchmarks.throughput as throughput
 
     calls = []
     monkeypatch.setattr(throughput, "main", lambda argv, prog=None: calls.append((argv, prog)))
@@ -83,7 +83,7 @@ def test_train_stages_leave_training_a_game_alone(capsys):
 
 
 def test_an_interrupt_and_an_exit_with_a_text_are_reported(monkeypatch, capsys):
-    import benchmarks.soak as soak
+    import tradewinds.benchmarks.soak as soak
 
     def interrupted(argv, prog=None):
         raise KeyboardInterrupt

@@ -151,7 +151,7 @@ def finishing_policy(name):
     """A policy that ends games by the rules: the game's heuristic agent where there is
     one (random Voyage fleets never finish a game), else uniformly random play."""
     try:
-        import agents
+        from tradewinds import agents
 
         agent = agents.make_agent("heuristic", game=name)
     except Exception:  # noqa: BLE001 - a game without a heuristic plays randomly

@@ -9,8 +9,8 @@ import re
 
 import tradewinds
 from tests.helpers import ROOT
-from tradewinds_cli import bench, ratings, train
-from tradewinds_cli.main import COMMANDS
+from tradewinds.cli import bench, ratings, train
+from tradewinds.cli.main import COMMANDS
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PYTHON_M = re.compile(r"python3?\s+-m\s+([A-Za-z_][\w.]*)")
@@ -71,11 +71,12 @@ def test_every_tradewinds_command_the_docs_name_exists():
 def test_the_walk_sees_what_it_must_and_nothing_else():
     """The checks have teeth: a `python -m` command broken over two lines is caught, the
     runner's, venv's, the lab's and the suite's are not; an unknown command or verb is."""
-    text = ("Run `python -m\nbenchmarks.agents strength`, `python -m pytest -q`, `python3 -m "
-            "venv .venv`,\n`python -m lab.headroom` and `python -m tests.core.test_docs`.\n"
+    text = ("Run `python -m\ntradewinds.benchmarks.agents strength`, `python -m pytest -q`, "
+            "`python3 -m venv .venv`,\n`python -m lab.headroom` and "
+            "`python -m tests.core.test_docs`.\n"
             "```bash\ntradewinds bench nosuch --quick\ntradewinds ratings show hansa\n```\n"
             "`tradewinds strenght --games 4` and `tradewinds train hansa --steps 9`\n")
-    assert python_m_offences(text) == [(1, "benchmarks.agents")]
+    assert python_m_offences(text) == [(1, "tradewinds.benchmarks.agents")]
     commands = tradewinds_commands(text)
     assert [unknown(w) for w in commands] == [
         "bench has no verb 'nosuch'", None, "no command 'strenght'", None]

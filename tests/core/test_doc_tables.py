@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from studies import doc_blocks, doc_sources, doc_tables
 from tests.helpers import ROOT
-from tradewinds_cli.main import main
+from tradewinds.cli.main import main
+from tradewinds.studies import doc_blocks, doc_sources, doc_tables
 
 LADDERS = "ladders"      # docs/benchmarking.md's block, studies/ladder_docs.py's own test
 

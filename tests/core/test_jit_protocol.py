@@ -191,9 +191,9 @@ def test_cache_stamp_covers_the_modules_kernels_compile_in():
     modules = jitcache._project_modules()
     needed = jitcache.numba_dependencies(modules)
     for name in ("hansa_env.state", "voyage_env.state", "voyage_env.rules", "hansa_env.board",
-                 "hansa_env.kernel", "agents.ismcts", "tradewinds.rng"):
+                 "hansa_env.kernel", "tradewinds.agents.ismcts", "tradewinds.rng"):
         assert name in needed, name
-    assert "tradewinds.store" not in needed and "studies.fpa" not in needed
+    assert "tradewinds.store" not in needed and "tradewinds.studies.fpa" not in needed
     text = "from voyage_env import state as S, rules\nimport hansa_env.board\n"
     assert jitcache._imported(text, modules) == {"voyage_env", "voyage_env.state",
                                                  "voyage_env.rules", "hansa_env.board"}
@@ -205,14 +205,15 @@ def test_numba_code_is_what_numba_compiles_not_the_word():
     make it one (it is still in the stamp when numba code imports it)."""
     modules = jitcache._project_modules()
     holds = {n for n, p in modules.items() if jitcache.holds_numba_code(p.read_text())}
-    for name in ("tradewinds.kernels", "tradewinds.rng", "tradewinds.jit", "agents.policies",
-                 "hansa_env.bindings", "voyage_env.kernel", "training.opponents",
-                 "training.vec_env"):
+    for name in ("tradewinds.kernels", "tradewinds.rng", "tradewinds.jit",
+                 "tradewinds.agents.policies",
+                 "hansa_env.bindings", "voyage_env.kernel", "tradewinds.training.opponents",
+                 "tradewinds.training.vec_env"):
         assert name in holds, name
-    for name in ("tradewinds.protocol", "tradewinds.jitcache", "studies.arena",
+    for name in ("tradewinds.protocol", "tradewinds.jitcache", "tradewinds.studies.arena",
                  "tradewinds.cli_args"):
         assert name not in holds, name
-    assert "training.vec_env" in jitcache.numba_dependencies(modules)
+    assert "tradewinds.training.vec_env" in jitcache.numba_dependencies(modules)
     for text in ("@njit(cache=True)\ndef f(x):\n    return x\n",
                  "import numba\n\n@numba.njit\ndef f(x):\n    return x\n",
                  "@kernel\ndef f(s):\n    return s[0]\n",

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, packages
 
 CELL = "x" * 150 + "_end"       # one cell wider than 80 columns, with no space to wrap at
 
@@ -75,11 +75,7 @@ def test_a_terminal_keeps_its_width():
 
 def _product_files():
     """Every .py file of the packages the wheel installs (pyproject's package list)."""
-    import tomllib
-
-    found = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    names = [p.rstrip("*") for p in found["tool"]["setuptools"]["packages"]["find"]["include"]]
-    return sorted(f for name in names for f in (ROOT / name).rglob("*.py"))
+    return sorted({f for name in packages.installed() for f in packages.files(name)})
 
 
 def test_every_command_prints_through_the_one_console():

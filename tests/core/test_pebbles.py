@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 import tradewinds
-from studies import arena
 from tests.helpers import pebbles_env
 from tests.helpers.pebbles_env.reference import PebblesGame
 from tradewinds import kernels, registry, rewards
 from tradewinds.protocol import CAPABILITIES, REQUIRED_KERNELS, Game
+from tradewinds.studies import arena
 
 GAME = pebbles_env.GAME
 PEBBLES = pebbles_env.__name__                  # the module the registry imports
@@ -136,7 +136,7 @@ def test_arena_plays_it_on_both_paths(pebbles):
 def test_arena_runs_a_search_agent_and_stores_the_games(pebbles, tmp_path):
     """IS-MCTS (determinize + the generic njit search) against random, stored in SQLite;
     a game without a strategy of its own has no heuristic agent."""
-    from agents import make_agent
+    from tradewinds.agents import make_agent
     from tradewinds.store import Store
 
     with pytest.raises(ValueError, match="no heuristic for pebbles"):
@@ -156,9 +156,9 @@ def test_arena_runs_a_search_agent_and_stores_the_games(pebbles, tmp_path):
 
 
 def test_throughput_benchmark_smoke(pebbles, tmp_path):
-    """benchmarks.throughput measures any registered game with batch kernels (here a game
+    """tradewinds.benchmarks.throughput measures any registered game with batch kernels (here a game
     registered at run time: its fresh processes import its module)."""
-    from benchmarks import throughput
+    from tradewinds.benchmarks import throughput
 
     assert throughput.main(["--games", "pebbles", "--players", "2", "--quick", "--no-peers",
                             "--out", str(tmp_path)]) == 0
@@ -171,11 +171,11 @@ def test_throughput_benchmark_smoke(pebbles, tmp_path):
 
 
 def test_throughput_refuses_a_game_without_batch_kernels(monkeypatch):
-    from benchmarks import throughput
+    from tradewinds.benchmarks import throughput
 
     game = Game(**{**_fields(GAME), "name": "bare", "capabilities": {"jit"}})
     monkeypatch.setattr(throughput.registry, "game", lambda name: game)
-    with pytest.raises(ValueError, match="benchmarks.throughput needs the 'batch' capability"):
+    with pytest.raises(ValueError, match="throughput needs the 'batch' capability"):
         throughput.run(["bare"], [2], {"repeats": 1, "min_time": 0.0, "warmup": 0.0},
                        with_peers=False)
 

@@ -9,7 +9,7 @@ import pytest
 
 import tradewinds
 from tradewinds import rewards
-from training.single_agent import SingleAgentEnv
+from tradewinds.training.single_agent import SingleAgentEnv
 
 GAMES = ["hansa", "voyage"]
 CAP = {"hansa": 3, "voyage": 2}      # max_rounds that stop random games early

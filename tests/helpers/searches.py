@@ -1,6 +1,6 @@
 """Counting the net searches an agent runs, for tests of where `az` searches."""
 
-from agents import az_search
+from tradewinds.agents import az_search
 
 
 def count_searches(monkeypatch) -> list:

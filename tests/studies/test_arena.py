@@ -11,11 +11,10 @@ import time
 import numpy as np
 import pytest
 
-import agents
-from agents import RandomAgent, make_agent
-from studies import arena
-from tradewinds import registry
+from tradewinds import agents, registry
+from tradewinds.agents import RandomAgent, make_agent
 from tradewinds.store import Store
+from tradewinds.studies import arena
 
 VOLATILE = ("duration", "finished")   # wall-clock columns; everything else is determined
 
@@ -36,7 +35,7 @@ def test_make_agent_and_open_registry():
         make_agent("random", game="chess")
     with pytest.raises(ValueError, match="already registered"):
         agents.register("random", RandomAgent)
-    agents.register("lazy_random", "agents.random_agent:RandomAgent")   # imported on use
+    agents.register("lazy_random", "tradewinds.agents.random_agent:RandomAgent")   # imported on use
     try:
         assert "lazy_random" in agents.agent_names()
         assert isinstance(make_agent("lazy_random"), RandomAgent)
@@ -347,7 +346,7 @@ def test_backend_arguments_are_checked():
 def test_kill_9_loses_at_most_the_games_in_flight(tmp_path):
     db = tmp_path / "crash.sqlite"
     games, chunk = 600, 5
-    cmd = [sys.executable, "-m", "tradewinds_cli", "fpa", "hansa", "--players", "3",
+    cmd = [sys.executable, "-m", "tradewinds.cli", "fpa", "hansa", "--players", "3",
            "--games", str(games), "--db", str(db), "--no-fast", "--workers", "1",
            "--chunk-size", str(chunk), "--no-progress", "--n-boot", "500"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -392,7 +391,7 @@ def test_kill_9_loses_at_most_the_games_in_flight(tmp_path):
         res = arena.run(study, clean, games, chunk_size=100)
         reference = clean.games(res.run_id)
     assert strip(rows) == strip(reference)
-    from studies.fpa import summarize_rows
+    from tradewinds.studies.fpa import summarize_rows
 
     got, want = (summarize_rows(r, study, n_boot=500) for r in (rows, reference))
     assert got.pop("game_seconds_total") > 0 and want.pop("game_seconds_total") > 0
@@ -404,7 +403,7 @@ def test_only_the_pools_cancelled_future_race_is_kept_off_stderr():
     from the pool's manager thread (a future shutdown cancelled) and nothing else."""
     from concurrent import futures as cf
 
-    from studies.arena import _quiet_broken_pool
+    from tradewinds.studies.arena import _quiet_broken_pool
 
     class _ExecutorManagerThread:
         pass

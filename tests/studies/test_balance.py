@@ -2,7 +2,7 @@
 
 import pytest
 
-from studies import balance
+from tradewinds.studies import balance
 
 
 def row(winners, order=(0, 1, 2), truncated=False, rounds=10, steps=100):

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from studies import balance_search as bs
+from tradewinds.cli.main import main
 from tradewinds.store import Store
-from tradewinds_cli.main import main
+from tradewinds.studies import balance_search as bs
 
 
 def synthetic(a: float, b: float, seed: int = 1):
@@ -62,7 +62,7 @@ def test_not_reached_within_the_range():
 
 
 def test_the_value_line_names_the_range():
-    from studies.balance_study import value_line
+    from tradewinds.studies.balance_study import value_line
 
     r = bs.search(synthetic(3.0, 0.1), 4, 0, 10, games_per_probe=200, n_boot=100)
     assert value_line(r.summary()) == ("balancing value: not reached within [0, 10]: seat 1 "

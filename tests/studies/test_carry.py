@@ -1,4 +1,4 @@
-"""studies.carry: a ladder keeps its ratings over a change only when every decision of
+"""tradewinds.studies.carry: a ladder keeps its ratings over a change only when every decision of
 the changed members is the same, and the ladder records the proof."""
 
 import json
@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from studies import carry, evaluate, replay
+from tradewinds.studies import carry, evaluate, replay
 
 
 def test_first_difference_names_the_game_and_decision():

@@ -10,10 +10,9 @@ import textwrap
 import numpy as np
 import pytest
 
-import agents
-import tradewinds_cli.main as cli
-from studies import evaluate
-from tradewinds import rating_fit
+import tradewinds.cli.main as cli
+from tradewinds import agents, rating_fit
+from tradewinds.studies import evaluate
 
 # ------------------------------------------------------------------------ the rating fit
 
@@ -125,7 +124,7 @@ def test_shipped_ladders_cover_both_games_at_two_to_four_players():
 def test_the_guide_lists_the_shipped_ladders_as_they_are():
     """docs/benchmarking.md's ladders block is what the ladder files say (a refit, an
     extension or a carry without updating the guide fails here): run `tradewinds docs`."""
-    from studies import ladder_docs
+    from tradewinds.studies import ladder_docs
 
     guide = ladder_docs.GUIDE.read_text()
     assert ladder_docs.rewritten(guide) == guide, "run tradewinds docs"
@@ -191,7 +190,7 @@ def test_fit_ladder_writes_a_versioned_file(tiny):
     assert [m["name"] for m in data["members"]] == ["random", "first-legal"]
     assert data["fit"]["games"] == 4 and data["fit"]["lineups"][0]["games"] == 4
     assert data["pairs"][0]["comparisons"] + 0 <= 4
-    from studies import replay
+    from tradewinds.studies import replay
 
     random, first = data["members"]
     assert random["behaviour"] == evaluate.identity("random", "hansa", 2)

@@ -1,12 +1,12 @@
-"""studies.extend: new members join a ladder by playing only the line-ups that seat them;
+"""tradewinds.studies.extend: new members join a ladder by playing only the line-ups that seat them;
 the stored comparisons are kept and every rating is fitted again."""
 
 import json
 
 import pytest
 
-from studies import evaluate, extend
 from tradewinds import rating_fit
+from tradewinds.studies import evaluate, extend
 
 
 @pytest.fixture

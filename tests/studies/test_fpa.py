@@ -5,9 +5,11 @@ import json
 import numpy as np
 import pytest
 
-import agents
-from studies import arena
-from studies.fpa import (
+from tradewinds import agents, stats
+from tradewinds.cli.main import main
+from tradewinds.store import Store
+from tradewinds.studies import arena
+from tradewinds.studies.fpa import (
     FpaConfig,
     SequentialStop,
     SprtConfig,
@@ -17,9 +19,6 @@ from studies.fpa import (
     study_table,
     summarize_rows,
 )
-from tradewinds import stats
-from tradewinds.store import Store
-from tradewinds_cli.main import main
 
 
 def test_parse_players():

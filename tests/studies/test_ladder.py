@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from studies.ladder import LadderConfig, parse_levels, run_ladder
+from tradewinds.cli.main import main
 from tradewinds.store import Store
-from tradewinds_cli.main import main
+from tradewinds.studies.ladder import LadderConfig, parse_levels, run_ladder
 
 
 def test_parse_levels():

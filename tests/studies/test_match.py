@@ -9,9 +9,11 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-import agents
-from studies import arena
-from studies.match import (
+from tradewinds import agents
+from tradewinds.stats import wilson_interval
+from tradewinds.store import Store
+from tradewinds.studies import arena
+from tradewinds.studies.match import (
     MatchConfig,
     _jobs,
     check_writable_dir,
@@ -20,8 +22,6 @@ from studies.match import (
     orbit_games,
     run_match,
 )
-from tradewinds.stats import wilson_interval
-from tradewinds.store import Store
 
 
 def schedule(agent_names, players, games):
@@ -254,7 +254,7 @@ def test_hansa_through_both_local_backends_gives_the_same_rows(tmp_path):
     """Real games on the python path, in process and in 2 worker processes: identical
     results (a second name for the random agent keeps the test independent of the
     heuristic's strength and compile time)."""
-    agents.register("random2", "agents.random_agent:RandomAgent", replace=True)
+    agents.register("random2", "tradewinds.agents.random_agent:RandomAgent", replace=True)
     try:
         cfg = dict(game="hansa", agents=("random", "random2"), players=2, games=6,
                    options={"max_rounds": 3}, fast=False, progress=False, write_files=False)

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from studies.play import play
 from tradewinds import registry
+from tradewinds.studies.play import play
 
 
 def run(script: str, game="hansa", **kw):
@@ -123,7 +123,7 @@ def test_settings_are_checked_before_the_game():
 
 
 def test_the_command_reads_stdin():
-    cmd = [sys.executable, "-m", "tradewinds_cli", "play", "hansa", "--vs", "random",
+    cmd = [sys.executable, "-m", "tradewinds.cli", "play", "hansa", "--vs", "random",
            "--seed", "2", "--option", "max_rounds=1", "--no-board"]
     done = subprocess.run(cmd, input="x\n1\nq\n", capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

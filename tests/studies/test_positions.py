@@ -1,9 +1,9 @@
-"""studies.positions: the states benchmarks and agent tests measure on."""
+"""tradewinds.studies.positions: the states benchmarks and agent tests measure on."""
 
 import numpy as np
 
-from studies.positions import decision_positions, random_positions
 from tradewinds import registry
+from tradewinds.studies.positions import decision_positions, random_positions
 
 
 def test_decision_positions_are_choices_of_heuristic_play():

@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import agents
-from agents import behaviour
-from agents.heuristic import HeuristicAgent
-from studies import evaluate, replay
+from tradewinds import agents
+from tradewinds.agents import behaviour
+from tradewinds.agents.heuristic import HeuristicAgent
+from tradewinds.studies import evaluate, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_RECORD = 6_000        # characters of a member's record in a ladder file
@@ -88,7 +88,7 @@ def test_a_record_replays_only_its_decisions_and_names_a_shorter_game():
 
 
 def test_a_bumped_version_makes_the_member_stale(monkeypatch):
-    import agents.heuristic_hansa as strategy
+    import tradewinds.agents.heuristic_hansa as strategy
 
     ladder = evaluate.load_ladder("hansa", 2)
     assert evaluate.stale_members(ladder) == []
@@ -161,8 +161,8 @@ def test_docstring_edits_change_no_identity(tmp_path):
 def test_a_net_is_named_by_what_decides_play(tmp_path):
     """A net's identity follows its weights, shape and search settings, not its file's
     name or the rest of its metadata; each player count has its own net."""
-    from agents import pvnet
-    from agents.az import shipped
+    from tradewinds.agents import pvnet
+    from tradewinds.agents.az import shipped
 
     assert evaluate.identity("az", "hansa", 3) != evaluate.identity("az", "hansa", 4)
     # the simulations are in the name (a ladder keys by it), the net is the same
@@ -219,7 +219,7 @@ def test_every_module_of_an_identity_declares_a_version():
     for label in behaviour.MODULES:
         assert behaviour.version(label).startswith(f"{label}/")
     with pytest.raises(ValueError, match="declares no BEHAVIOUR"):
-        behaviour.MODULES["nothing"] = "agents.registry"
+        behaviour.MODULES["nothing"] = "tradewinds.agents.registry"
         try:
             behaviour.version("nothing")
         finally:

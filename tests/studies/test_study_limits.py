@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from studies import arena
 from tradewinds.store import Store
+from tradewinds.studies import arena
 
 
 def test_parent_memory_does_not_grow_with_the_request(tmp_path):
@@ -55,7 +55,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc (Linux)")
 def test_sigkill_of_the_parent_leaves_no_worker_running(tmp_path):
     db = tmp_path / "k.sqlite"
-    code = ("from tradewinds_cli.main import main; main(['fpa', 'hansa', '--players', '2', "
+    code = ("from tradewinds.cli.main import main; main(['fpa', 'hansa', '--players', '2', "
             f"'--games', '10000000', '--workers', '2', '--no-progress', '--db', r'{db}'])")
     parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True)

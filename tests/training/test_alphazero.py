@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("torch")
 
-from agents import pvnet  # noqa: E402
 from tradewinds import registry  # noqa: E402
-from training.alphazero import replay, selfplay, ship, warmstart  # noqa: E402
-from training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
+from tradewinds.agents import pvnet  # noqa: E402
+from tradewinds.training.alphazero import replay, selfplay, ship, warmstart  # noqa: E402
+from tradewinds.training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
 
 TINY = dict(game="hansa", players=2, warm_games=12, warm_epochs=1, positions=60, games=4,
             simulations=8, fast_simulations=3, train_steps=3, learner_batch=32, rate_every=2,
@@ -123,7 +123,7 @@ def test_the_warm_start_alone_is_rated_and_fills_the_buffer(tmp_path):
 
 
 def test_train_checkpoints_resumes_exactly_and_the_net_plays(tmp_path):
-    import agents
+    from tradewinds import agents
 
     straight = train(AlphaZeroConfig(**TINY, iterations=3, out=str(tmp_path / "a")))
     train(AlphaZeroConfig(**TINY, iterations=2, out=str(tmp_path / "b")))
@@ -175,7 +175,7 @@ def test_a_hinted_run_records_the_hint_in_warm_start_and_self_play(tmp_path):
 
 
 def test_a_resumed_learner_keeps_its_moments_but_takes_the_new_learning_rate():
-    from training.alphazero.learner import Learner
+    from tradewinds.training.alphazero.learner import Learner
 
     cfg = pvnet.NetConfig("hansa", 2, 6, 4, 8, 1)
     first = Learner(cfg, lr=1e-3, device="cpu")
@@ -194,7 +194,7 @@ def test_a_resumed_learner_keeps_its_moments_but_takes_the_new_learning_rate():
 
 
 def test_cli_trains_alphazero(tmp_path, capsys):
-    from tradewinds_cli.main import main
+    from tradewinds.cli.main import main
 
     out = tmp_path / "run"
     argv = ["train", "hansa", "--algo", "alphazero", "--iterations", "1", "--out", str(out),
@@ -256,8 +256,8 @@ def test_a_run_starts_from_a_given_net_and_buffer_instead_of_a_warm_start(tmp_pa
 def test_a_log_from_before_a_new_column_is_rewritten_with_it(tmp_path):
     """A run resumed by a newer version (here: the mcts:400 rating columns) keeps its old
     rows, blank in the new columns, under one header."""
-    from training import checkpoints as ck
-    from training.alphazero.loop import LOG_COLUMNS
+    from tradewinds.training import checkpoints as ck
+    from tradewinds.training.alphazero.loop import LOG_COLUMNS
 
     path = tmp_path / "log.csv"
     old = LOG_COLUMNS[:-3]
@@ -272,7 +272,7 @@ def test_a_log_from_before_a_new_column_is_rewritten_with_it(tmp_path):
 def test_init_fill_starts_the_buffer_with_heuristic_decisions_unfitted(tmp_path):
     """--init NET --init-fill N: the buffer starts with N heuristic games' decisions (the
     warm start's records, one in --warm-every), and the net is the given one, not fitted."""
-    from training.alphazero.warmstart import heuristic_records
+    from tradewinds.training.alphazero.warmstart import heuristic_records
 
     train(AlphaZeroConfig(**TINY, iterations=0, out=str(tmp_path / "a")))
     source = str(tmp_path / "a" / "net.npz")
@@ -293,7 +293,7 @@ def test_init_fill_starts_the_buffer_with_heuristic_decisions_unfitted(tmp_path)
 def test_each_rated_generation_plays_its_predecessor(tmp_path):
     """--rate-prev-games: every rating after the first names the previous rated iteration
     and az's share against it; the first (nothing before it) leaves the columns blank."""
-    from training import checkpoints as ck
+    from tradewinds.training import checkpoints as ck
 
     out = tmp_path / "r"
     train(AlphaZeroConfig(**{**TINY, "players": 3, "rate_mcts_games": 0}, iterations=4,
@@ -310,7 +310,7 @@ def test_each_rated_generation_plays_its_predecessor(tmp_path):
 def test_core_hours_count_this_process_cpu_time_not_the_wall_clock(tmp_path, monkeypatch):
     """On a busy machine the wall clock overstates a run's cost: a run in one process
     counts its own CPU time (here a fake CPU clock that advances 1 s per reading)."""
-    from training.alphazero import loop
+    from tradewinds.training.alphazero import loop
 
     ticks = iter(range(10**6))
     monkeypatch.setattr(loop.time, "process_time", lambda: float(next(ticks)))
@@ -323,8 +323,8 @@ def test_core_hours_count_this_process_cpu_time_not_the_wall_clock(tmp_path, mon
 def test_each_iteration_logs_its_losses_on_the_games_it_has_not_learned(tmp_path, monkeypatch):
     """Before learning from an iteration's records, the net is scored on them: the log's
     fresh losses are those of `Learner.evaluate` on exactly the records then added."""
-    from training import checkpoints as ck
-    from training.alphazero import learner as learner_module
+    from tradewinds.training import checkpoints as ck
+    from tradewinds.training.alphazero import learner as learner_module
 
     seen = []
     evaluate = learner_module.Learner.evaluate
@@ -346,7 +346,7 @@ def test_each_iteration_logs_its_losses_on_the_games_it_has_not_learned(tmp_path
 
 
 def test_the_value_weight_reaches_the_learner_and_must_be_positive(tmp_path):
-    from training.alphazero import loop
+    from tradewinds.training.alphazero import loop
 
     run = loop.Run(AlphaZeroConfig(**TINY, value_weight=0.25, iterations=0, out=str(tmp_path)))
     assert run.learner.value_weight == 0.25

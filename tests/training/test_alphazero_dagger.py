@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from agents import pvnet
-from agents.heuristic import HeuristicAgent
 from tradewinds import registry
-from training import checkpoints as ck
-from training.alphazero import dagger, warmstart
+from tradewinds.agents import pvnet
+from tradewinds.agents.heuristic import HeuristicAgent
+from tradewinds.training import checkpoints as ck
+from tradewinds.training.alphazero import dagger, warmstart
 
 
 def biased_net(game, num_players, action, width=4):
@@ -106,10 +106,11 @@ def test_rounds_write_nets_and_a_log_and_resume_to_the_same_run(tmp_path):
     w2, config, meta = pvnet.load(staged / "round_2.npz")
     for x, y in zip(w1, w2, strict=True):
         np.testing.assert_array_equal(x, y)             # the same net, byte for byte
-    assert meta["command"].startswith("made by the test && python -m training.alphazero.dagger")
+    assert meta["command"].startswith(
+        "made by the test && python -m tradewinds.training.alphazero.dagger")
     assert meta["dagger"]["round"] == 2
     # the written net plays: `net:<path>` takes only legal moves in a whole game
-    import agents
+    from tradewinds import agents
     g = registry.game("hansa")
     bot = agents.make_agent(f"net:{staged / 'round_2.npz'}", game="hansa")
     s = g.new_state(2, seed=0)
@@ -156,7 +157,7 @@ def test_bad_input_is_refused_in_one_line(tmp_path, capsys):
 def test_search_labels_replace_the_heuristics_off_the_skipped_families(tmp_path):
     """With --search, a position whose heuristic label is not a move step is labelled by
     the search's most visited action (one-hot, legal); move steps keep the heuristic's."""
-    from training.alphazero import search_teacher
+    from tradewinds.training.alphazero import search_teacher
 
     init = tiny_net(tmp_path, "voyage")
     g = registry.game("voyage")

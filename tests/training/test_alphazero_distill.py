@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from agents import pvnet
 from tradewinds import registry
-from training.alphazero import distill
+from tradewinds.agents import pvnet
+from tradewinds.training.alphazero import distill
 
 
 def _teacher(tmp_path, hidden=48):
@@ -43,7 +43,7 @@ def test_the_student_learns_to_agree_with_the_teacher_and_says_where_it_came_fro
                          "--epochs", "1", "--out", str(out)]) == 0
     _, config, meta = pvnet.load(out)
     assert config.hidden == 16 and meta["command"].startswith("tradewinds train hansa")
-    assert "python -m training.alphazero.distill" in meta["command"]
+    assert "python -m tradewinds.training.alphazero.distill" in meta["command"]
 
 
 def test_a_hinted_teacher_gives_a_hinted_student(tmp_path):
@@ -63,7 +63,7 @@ def test_a_missing_teacher_is_a_one_line_error(tmp_path, capsys):
 def test_a_net_file_ships_rated_by_a_strength_report_and_only_so(tmp_path, capsys):
     import json
 
-    from training.alphazero import ship
+    from tradewinds.training.alphazero import ship
 
     net = _teacher(tmp_path)
     rows = [{"agent": f"{kind}:{net}", "opponent": "heuristic", "players": 2, "games": 400,

@@ -13,11 +13,11 @@ import pytest
 
 pytest.importorskip("torch")
 
-from agents import pvnet  # noqa: E402
 from tradewinds import registry  # noqa: E402
-from training import checkpoints as ck  # noqa: E402
-from training.alphazero import loop  # noqa: E402
-from training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
+from tradewinds.agents import pvnet  # noqa: E402
+from tradewinds.training import checkpoints as ck  # noqa: E402
+from tradewinds.training.alphazero import loop  # noqa: E402
+from tradewinds.training.alphazero.loop import AlphaZeroConfig, train  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 PEBBLES = "tests.helpers.pebbles_env"
@@ -34,7 +34,7 @@ def test_pebbles_learns_from_scratch_to_beat_random_clearly(tmp_path, monkeypatc
     """The guide game has no heuristic: the random net (iteration 0) is as good as random;
     after 20 short iterations of self-play (about 20 s) the raw net wins clearly: the
     interval of 60 games above 0.75 (the run this test was written on won all 60)."""
-    from training.alphazero import warmstart
+    from tradewinds.training.alphazero import warmstart
 
     monkeypatch.setattr(warmstart, "heuristic_records", no_heuristic)
     with registry.registered("pebbles", PEBBLES):
@@ -80,7 +80,7 @@ def test_a_declared_game_trains_and_plays_by_name_on_the_command_line(tmp_path):
     out = tmp_path / "run"
 
     def tradewinds(*args):
-        done = subprocess.run([sys.executable, "-m", "tradewinds_cli", *args], env=env,
+        done = subprocess.run([sys.executable, "-m", "tradewinds.cli", *args], env=env,
                               cwd=tmp_path, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
         return done.stdout

@@ -9,10 +9,10 @@ import pytest
 pytest.importorskip("torch")
 ray = pytest.importorskip("ray")
 
-from agents import pvnet  # noqa: E402
 from tradewinds import ray_start, registry  # noqa: E402
-from training.alphazero import actors  # noqa: E402
-from training.alphazero.selfplay import SelfPlayConfig  # noqa: E402
+from tradewinds.agents import pvnet  # noqa: E402
+from tradewinds.training.alphazero import actors  # noqa: E402
+from tradewinds.training.alphazero.selfplay import SelfPlayConfig  # noqa: E402
 
 CONFIG = SelfPlayConfig(games=3, simulations=6, fast_simulations=2, full_share=0.5)
 
@@ -52,8 +52,8 @@ def test_actor_seed_blocks_do_not_overlap():
 
 
 def test_cli_trains_alphazero_on_ray_actors(tmp_path, capsys, local_ray):
-    from agents import pvnet as pv
-    from tradewinds_cli.main import main
+    from tradewinds.agents import pvnet as pv
+    from tradewinds.cli.main import main
 
     g = registry.game("hansa")
     tiny = pvnet.random_weights(pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 8, 0))
@@ -77,14 +77,14 @@ def test_cli_trains_alphazero_on_ray_actors(tmp_path, capsys, local_ray):
     (["--backend", "rllib"], "--backend ray --actors N, not --backend rllib"),
 ])
 def test_cli_refuses_ray_settings_that_do_not_fit(extra, message, capsys):
-    from tradewinds_cli.main import main
+    from tradewinds.cli.main import main
 
     assert main(["train", "hansa", "--algo", "alphazero", *extra]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_ppo_is_not_trained_on_ray_actors(capsys):
-    from tradewinds_cli.main import main
+    from tradewinds.cli.main import main
 
     assert main(["train", "hansa", "--backend", "ray"]) == 2
     assert "--backend ray is for --algo alphazero" in capsys.readouterr().err

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from agents import pvnet
 from tradewinds import registry
-from training.alphazero import search_teacher, warmstart
+from tradewinds.agents import pvnet
+from tradewinds.training.alphazero import search_teacher, warmstart
 
 
 def test_kept_states_are_the_recorded_positions():
@@ -84,7 +84,7 @@ def test_the_fitted_net_agrees_more_with_the_search_and_says_where_it_came_from(
     assert (found.hidden, found.blocks) == (32, 1)
     assert meta["teacher"] == "mcts:8" and meta["init"]["file"] == str(init)
     assert meta["command"].startswith("tradewinds train hansa --algo alphazero && ")
-    assert "python -m training.alphazero.search_teacher hansa" in meta["command"]
+    assert "python -m tradewinds.training.alphazero.search_teacher hansa" in meta["command"]
     assert meta["search_teacher"]["held_out"]["agreement"] > 0.3   # random: about 0.1
 
 

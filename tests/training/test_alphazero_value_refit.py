@@ -2,9 +2,9 @@
 
 import pytest
 
-from agents import pvnet
 from tradewinds import registry
-from training.alphazero import value_refit
+from tradewinds.agents import pvnet
+from tradewinds.training.alphazero import value_refit
 
 
 def _net(tmp_path, hint=""):
@@ -37,7 +37,7 @@ def test_the_command_line_writes_the_chain_and_a_missing_net_is_one_line(tmp_pat
     assert config.hint == "heuristic"
     assert meta["search"] == {"judge": 0.5, "simulations": 600}     # the judge kept
     assert meta["command"].startswith("tradewinds train hansa --algo alphazero && python "
-                                      "-m training.alphazero.value_refit")
+                                      "-m tradewinds.training.alphazero.value_refit")
     with pytest.raises(SystemExit) as e:
         value_refit.main([str(tmp_path / "none.npz"), "--out", str(out)])
     assert e.value.code == 2 and "no file at" in capsys.readouterr().err

@@ -19,7 +19,7 @@ def pebbles():
 
 def _solve(game, n, pile, seat):
     from tests.helpers.pebbles_deals import deals
-    from training.best_response import exact_best_response, uniform
+    from tradewinds.training.best_response import exact_best_response, uniform
 
     d = deals(game, n, pile)
     return d, exact_best_response(game, d, uniform(game), seat)
@@ -35,7 +35,7 @@ def _table(actions, num_actions):
 
 @pytest.mark.parametrize("n,pile,seat", [(2, 6, 0), (2, 6, 1), (3, 7, 1)])
 def test_no_single_change_of_the_best_response_does_better(pebbles, n, pile, seat):
-    from training.best_response import policy_value, uniform
+    from tradewinds.training.best_response import policy_value, uniform
 
     d, br = _solve(pebbles, n, pile, seat)
     value = policy_value(pebbles, d, uniform(pebbles), seat, _table(br.actions, 3))
@@ -56,7 +56,7 @@ def test_no_single_change_of_the_best_response_does_better(pebbles, n, pile, sea
 
 def test_a_random_responder_gets_the_fair_share(pebbles):
     from tests.helpers.pebbles_deals import deals
-    from training.best_response import policy_value, uniform
+    from tradewinds.training.best_response import policy_value, uniform
 
     d = deals(pebbles, 2, 6)
     assert sum(p for p, _ in d) == pytest.approx(1.0, abs=1e-12)
@@ -100,7 +100,7 @@ def test_the_exact_value_is_what_the_policy_wins_in_play(pebbles):
 
 def test_deals_must_sum_to_one(pebbles):
     from tests.helpers.pebbles_deals import deals
-    from training.best_response import exact_best_response, uniform
+    from tradewinds.training.best_response import exact_best_response, uniform
 
     d = deals(pebbles, 2, 6)[:-1]
     with pytest.raises(ValueError, match="sum to"):

@@ -8,9 +8,9 @@ import pytest
 
 pytest.importorskip("torch")
 
-from agents import pvnet  # noqa: E402
-from tradewinds_cli.main import main  # noqa: E402
-from training import recipe  # noqa: E402
+from tradewinds.agents import pvnet  # noqa: E402
+from tradewinds.cli.main import main  # noqa: E402
+from tradewinds.training import recipe  # noqa: E402
 
 TINY = """
 game = "hansa"
@@ -138,7 +138,7 @@ def test_a_stage_continues_a_run_and_names_a_rated_iteration(tmp_path):
         "alphazero", "alphazero", "distill"]
     out = tmp_path / "run"
     net = recipe.run(r, out)
-    from training import checkpoints as ck
+    from tradewinds.training import checkpoints as ck
     state = ck.read_json(out / "selfplay" / "state.json")
     assert state["iteration"] == 3 and len(state["commands"]) == 2    # warm, then resumed
     assert (out / "warm" / "state.json").is_file()                    # the warm run kept
@@ -158,7 +158,7 @@ def test_the_curve_rates_every_checkpoint_on_the_ladder_against_core_hours(tmp_p
     assert main(["train", "--recipe", path, "--out", str(out)]) == 0
     assert main(["train", "--recipe", path, "--out", str(out), "--curve", "--curve-games",
                  "2", "--curve-members", "random,heuristic"]) == 0
-    from training import checkpoints as ck
+    from tradewinds.training import checkpoints as ck
     rows = ck.read_rows(out / "curve.csv")
     assert [(r["stage"], r["iteration"]) for r in rows] == [
         ("warm", "0"), ("selfplay", "0"), ("selfplay", "2"), ("selfplay", "3")]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from training.single_agent import SingleAgentEnv
+from tradewinds.training.single_agent import SingleAgentEnv
 
 
 def test_gymnasium_env_checker_passes():
@@ -65,7 +65,7 @@ def test_maskable_ppo_learns_on_it_without_errors():
 def test_heuristic_opponents_inside_numba_or_as_agents(game):
     """opponents="heuristic" (kernel side), the heuristic agent object (needs_state: it is
     given the state, as in the arena) and a predictor all play whole episodes."""
-    import agents
+    from tradewinds import agents
 
     class Lowest:
         def predict(self, observations, action_masks=None):

@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 
 import tradewinds
 from tradewinds.protocol import IllegalActionError
-from training.single_agent import ENV_IDS, SingleAgentEnv
+from tradewinds.training.single_agent import ENV_IDS, SingleAgentEnv
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -11,12 +11,14 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-import agents  # noqa: E402
-import tradewinds_cli.main as cli  # noqa: E402
-from tradewinds import registry  # noqa: E402
-from training import checkpoints as ck  # noqa: E402
-from training.pool import OpponentPool  # noqa: E402
-from training.vec_env import BatchedVecEnv  # noqa: E402
+import tradewinds.cli.main as cli  # noqa: E402
+from tradewinds import (
+    agents,  # noqa: E402
+    registry,  # noqa: E402
+)
+from tradewinds.training import checkpoints as ck  # noqa: E402
+from tradewinds.training.pool import OpponentPool  # noqa: E402
+from tradewinds.training.vec_env import BatchedVecEnv  # noqa: E402
 
 
 class Marker:
@@ -199,7 +201,7 @@ def test_ppo_agent_errors_name_the_problem(tmp_path):
 
 @pytest.mark.parametrize("game", ["hansa", "voyage"])
 def test_shipped_checkpoints_play_legal_moves_and_are_small(game):
-    from agents.ppo import shipped
+    from tradewinds.agents.ppo import shipped
 
     path = shipped(game)
     if not path.exists():

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
-import tradewinds_cli.main as cli  # noqa: E402
-from training.rllib import make_env  # noqa: E402
+import tradewinds.cli.main as cli  # noqa: E402
+from tradewinds.training.rllib import make_env  # noqa: E402
 
 
 def test_the_rllib_env_gives_masked_observations_of_the_deciding_seat():
@@ -34,7 +34,7 @@ def test_rllib_resume_names_a_missing_run(tmp_path, capsys):
 
 
 def test_one_rllib_iteration_trains_and_saves(tmp_path):
-    from training.rllib import RllibConfig, train_rllib
+    from tradewinds.training.rllib import RllibConfig, train_rllib
 
     lines = []
     history = train_rllib(RllibConfig(game="hansa", players=2, iterations=1, out=str(tmp_path),
@@ -52,7 +52,7 @@ def _the_run_resumes(run_dir, first):
     iteration 1's, the history keeps both rows, and changed settings are refused."""
     import json
 
-    from training.rllib import RllibConfig, train_rllib
+    from tradewinds.training.rllib import RllibConfig, train_rllib
 
     small = dict(game="hansa", players=2, out=str(run_dir), train_batch_size=256,
                  minibatch_size=64, num_epochs=1, resume=True)
@@ -72,8 +72,8 @@ def _the_run_resumes(run_dir, first):
 def _the_saved_policy_plays_as_an_agent(run_dir):
     """`rllib:<path>` loads what the run saved and plays only legal actions, from the
     seat's observation and mask alone (it is not given the state)."""
-    import agents
     import tradewinds
+    from tradewinds import agents
 
     bot = agents.make_agent(f"rllib:{run_dir}", game="hansa")
     assert not getattr(bot, "needs_state", False)
@@ -100,8 +100,8 @@ def test_the_shipped_rllib_policy_plays_whole_games(game, opponent):
     only (the arena raises on an illegal one; its strength is measured with `evaluate`,
     docs/benchmarking.md). The Voyage opponent is the heuristic, which ends its games
     before the round cap."""
-    import agents
-    from studies import arena
+    from tradewinds import agents
+    from tradewinds.studies import arena
 
     bot = agents.make_agent("rllib", game=game)
     assert bot.path.name == f"{game}_2p_rllib"
@@ -111,8 +111,8 @@ def test_the_shipped_rllib_policy_plays_whole_games(game, opponent):
 
 
 def test_the_rllib_agent_names_what_is_wrong(tmp_path, monkeypatch):
-    import agents
-    from agents import rllib_agent
+    from tradewinds import agents
+    from tradewinds.agents import rllib_agent
 
     monkeypatch.setattr(rllib_agent, "CHECKPOINTS", tmp_path)
     with pytest.raises(ValueError, match="no shipped rllib policy for 'voyage'"):

@@ -8,11 +8,11 @@ import pytest
 
 import tradewinds
 from tradewinds.protocol import IllegalActionError, as_key
-from training import opponents as ops
-from training.single_agent import SingleAgentEnv
+from tradewinds.training import opponents as ops
+from tradewinds.training.single_agent import SingleAgentEnv
 
 pytest.importorskip("stable_baselines3")
-from training.vec_env import BatchedVecEnv  # noqa: E402
+from tradewinds.training.vec_env import BatchedVecEnv  # noqa: E402
 
 
 class FirstLegal:

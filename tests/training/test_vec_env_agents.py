@@ -5,9 +5,9 @@ reset once per game and seat, and named when they choose an illegal action."""
 import numpy as np
 import pytest
 
-from studies.arena import agent_action
 from tradewinds import registry
 from tradewinds.protocol import IllegalActionError
+from tradewinds.studies.arena import agent_action
 
 PEBBLES = "tests.helpers.pebbles_env"
 
@@ -42,7 +42,7 @@ def _first_legal(masks):
 
 
 def test_an_agent_plays_the_games_the_arena_would(pebbles):
-    from training.vec_env import BatchedVecEnv
+    from tradewinds.training.vec_env import BatchedVecEnv
 
     n, seat = 3, 1
     agent = Honest(pebbles)
@@ -69,7 +69,7 @@ def test_an_agent_plays_the_games_the_arena_would(pebbles):
 
 
 def test_each_agent_is_reset_once_per_game_and_seat(pebbles):
-    from training.vec_env import BatchedVecEnv
+    from tradewinds.training.vec_env import BatchedVecEnv
 
     agents = [[Honest(pebbles), Honest(pebbles)] for _ in range(2)]
     env = BatchedVecEnv(pebbles, num_envs=2, num_players=3, opponents=agents, seed=1,
@@ -85,7 +85,7 @@ def test_each_agent_is_reset_once_per_game_and_seat(pebbles):
 
 
 def test_an_illegal_agent_move_is_named(pebbles):
-    from training.vec_env import BatchedVecEnv
+    from tradewinds.training.vec_env import BatchedVecEnv
 
     class Stubborn:
         def act(self, observation, action_mask, rng):
@@ -100,7 +100,7 @@ def test_an_illegal_agent_move_is_named(pebbles):
 
 
 def test_an_object_that_is_no_opponent_is_refused(pebbles):
-    from training.vec_env import BatchedVecEnv
+    from tradewinds.training.vec_env import BatchedVecEnv
 
     with pytest.raises(ValueError, match="act\\(observation"):
         BatchedVecEnv(pebbles, num_envs=1, num_players=2, opponents=object())

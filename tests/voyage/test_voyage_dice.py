@@ -15,7 +15,6 @@ import pytest
 
 import tradewinds
 import voyage_env
-from agents.heuristic import HeuristicAgent
 from tests.helpers.voyage_helpers import (
     COST_MAP,
     SplitMix64,
@@ -30,6 +29,7 @@ from tests.helpers.voyage_helpers import (
     staged,
     tiny_game,
 )
+from tradewinds.agents.heuristic import HeuristicAgent
 from tradewinds.differential import first_difference
 from voyage_env import GAME, scenario
 from voyage_env.reference import VoyageGame

@@ -8,13 +8,13 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from studies import arena
 from tradewinds import registry
 from tradewinds.store import Store
-from tradewinds_web.app import create_app
-from tradewinds_web.browser import running_server
-from tradewinds_web.sessions import Sessions
-from tradewinds_web.thinking import Thinkers
+from tradewinds.studies import arena
+from tradewinds.web.app import create_app
+from tradewinds.web.browser import running_server
+from tradewinds.web.sessions import Sessions
+from tradewinds.web.thinking import Thinkers
 
 HEURISTIC_ONLY = {"hansa": ("heuristic",), "voyage": ("heuristic",)}   # what these seat
 
@@ -159,7 +159,7 @@ def test_bad_requests_get_one_line_errors(client):
 
 
 @pytest.mark.parametrize("name,text", [
-    ("nobody", "unknown agent"), ("agents.heuristic:HeuristicAgent", "unknown agent"),
+    ("nobody", "unknown agent"), ("tradewinds.agents.heuristic:HeuristicAgent", "unknown agent"),
     ("ppo:/etc/passwd", "takes no parameter"), ("ppo:1", "takes no parameter"),
     ("net:7", "takes no parameter"), ("az:/etc/passwd", "whole number 1..800"),
     ("rllib", "unknown agent"), ("rllib:x", "unknown agent"), ("heuristic:1", "no parameter"),

@@ -9,11 +9,11 @@ import sqlite3
 import httpx
 import pytest
 
-from studies import arena
 from tradewinds import registry
 from tradewinds.store import Store, decode_actions
-from tradewinds_web.browser import chromium, running_server
-from tradewinds_web.thinking import Thinkers
+from tradewinds.studies import arena
+from tradewinds.web.browser import chromium, running_server
+from tradewinds.web.thinking import Thinkers
 from voyage_env.rules import CARD_KINDS
 from voyage_env.state import StateView
 

@@ -16,11 +16,11 @@ from starlette.testclient import TestClient
 from hansa_env.state import StateView as HansaView
 from tradewinds import registry
 from tradewinds.store import decode_actions
-from tradewinds_web import sessions as sessions_module
-from tradewinds_web import views
-from tradewinds_web.app import create_app
-from tradewinds_web.sessions import Sessions
-from tradewinds_web.thinking import Thinkers
+from tradewinds.web import sessions as sessions_module
+from tradewinds.web import views
+from tradewinds.web.app import create_app
+from tradewinds.web.sessions import Sessions
+from tradewinds.web.thinking import Thinkers
 from voyage_env.state import StateView as VoyageView
 
 HEURISTIC_ONLY = {"hansa": ("heuristic",), "voyage": ("heuristic",)}   # what these seat

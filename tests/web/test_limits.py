@@ -12,11 +12,11 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from tradewinds_web import cli
-from tradewinds_web.app import MAX_BODY, create_app
-from tradewinds_web.browser import running_server
-from tradewinds_web.sessions import Sessions
-from tradewinds_web.thinking import Thinkers
+from tradewinds.web import cli
+from tradewinds.web.app import MAX_BODY, create_app
+from tradewinds.web.browser import running_server
+from tradewinds.web.sessions import Sessions
+from tradewinds.web.thinking import Thinkers
 
 BASE = "http://127.0.0.1"
 HEURISTIC_ONLY = {"hansa": ("heuristic",), "voyage": ("heuristic",)}
@@ -201,7 +201,7 @@ def test_serving_beyond_loopback_warns_that_there_is_no_authentication(monkeypat
         def __init__(self, *a, **k):
             pass
 
-    monkeypatch.setattr("tradewinds_web.sessions.Sessions", Fake)
+    monkeypatch.setattr("tradewinds.web.sessions.Sessions", Fake)
     monkeypatch.setattr(cli, "_say_ready", lambda sessions, out: None)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
     parser = cli.add_serve_arguments(__import__("argparse").ArgumentParser())

@@ -19,11 +19,11 @@ import collections
 import numpy as np
 import pytest
 
-from agents.heuristic import HeuristicAgent, has_heuristic
 from tests.helpers import pebbles_env
 from tradewinds import registry
-from tradewinds_web import views
-from tradewinds_web.sessions import Session
+from tradewinds.agents.heuristic import HeuristicAgent, has_heuristic
+from tradewinds.web import views
+from tradewinds.web.sessions import Session
 
 # action kinds the random games below do not reach (none: every kind is met)
 NOT_MET: dict = {}

@@ -8,9 +8,9 @@ from argparse import Namespace
 
 import pytest
 
-from studies import arena
 from tradewinds.store import SCHEMA_VERSION, Store, decode_actions, encode_actions
-from tradewinds_web import cli, replay
+from tradewinds.studies import arena
+from tradewinds.web import cli, replay
 
 
 def _store(tmp_path, game, agents, games=2, fast=True):

@@ -9,7 +9,7 @@ import pytest
 from hansa_env.board import TOKEN_NAMES
 from hansa_env.state import StateView as HansaView
 from tradewinds import registry
-from tradewinds_web import boards, views
+from tradewinds.web import boards, views
 from voyage_env.rules import CARD_KINDS
 from voyage_env.state import StateView as VoyageView
 

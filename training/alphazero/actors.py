@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from tradewinds import ray_start
-from training.alphazero.selfplay import SelfPlay, SelfPlayConfig, empty_records
+from tradewinds.training.alphazero.selfplay import SelfPlay, SelfPlayConfig, empty_records
 
 ACTOR_STRIDE = 2**32
 """Game seeds between two actors' blocks: an actor never plays this many games in a call."""

@@ -40,9 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import pvnet
 from tradewinds import cli_args
-from training import checkpoints as ck
+from tradewinds.agents import pvnet
+from tradewinds.training import checkpoints as ck
 
 COLUMNS = ["round", "beta", "records", "searched", "agree_before", "agree_after", "policy_loss",
            "value_loss", "win_share", "win_low", "win_high", "rate_games", "core_hours"]
@@ -65,7 +65,7 @@ class Run:
         import torch
 
         from tradewinds import registry
-        from training.alphazero.learner import Learner
+        from tradewinds.training.alphazero.learner import Learner
 
         torch.set_num_threads(1)
         self.args, self.say = args, say
@@ -106,13 +106,13 @@ class Run:
 
     def held_out(self, weights) -> dict:
         """Positions the net reaches playing alone, with the heuristic's choices."""
-        from training.alphazero.warmstart import heuristic_records
+        from tradewinds.training.alphazero.warmstart import heuristic_records
 
         return heuristic_records(self.game, self.n, self.args.held_games, seed=HELD_SEEDS,
                                  every=self.args.every, net=weights, beta=0.0, hint=self.hint)
 
     def rate(self, path: Path):
-        from training.alphazero.rating import win_share
+        from tradewinds.training.alphazero.rating import win_share
 
         return win_share(f"net:{path}", "heuristic", self.game.name, self.n,
                          self.args.rate_games)
@@ -120,7 +120,7 @@ class Run:
     def searched(self, records: dict, gen: np.random.Generator) -> tuple[dict, np.ndarray]:
         """`records` with the search's most visited action as the label wherever the
         heuristic's is not a `--search-skip` family; (records, the searched rows)."""
-        from training.alphazero.search_teacher import rows_to_search, search_labels
+        from tradewinds.training.alphazero.search_teacher import rows_to_search, search_labels
 
         found = {k: records[k] for k in ("obs", "mask", "policy", "value")}
         pick = rows_to_search(self.game, found["policy"].argmax(1), self.args.search_skip)
@@ -145,7 +145,7 @@ class Run:
         return {key: np.concatenate([p[key] for p in parts]) for key in new}
 
     def one_round(self, r: int) -> dict:
-        from training.alphazero.warmstart import heuristic_records
+        from tradewinds.training.alphazero.warmstart import heuristic_records
 
         a, t0 = self.args, time.perf_counter()
         gen = np.random.default_rng([a.seed, r])
@@ -211,7 +211,7 @@ class Run:
         return rows
 
 
-def parser(prog="python -m training.alphazero.dagger") -> argparse.ArgumentParser:
+def parser(prog="python -m tradewinds.training.alphazero.dagger") -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("init", type=Path, help="the net to start from (.npz)")
@@ -248,7 +248,7 @@ def parser(prog="python -m training.alphazero.dagger") -> argparse.ArgumentParse
     return ap
 
 
-def main(argv=None, prog="python -m training.alphazero.dagger") -> int:
+def main(argv=None, prog="python -m tradewinds.training.alphazero.dagger") -> int:
     ap = parser(prog)
     args = ap.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)

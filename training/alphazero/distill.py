@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import pvnet
 from tradewinds import cli_args
+from tradewinds.agents import pvnet
 
 BATCH = 4096
 
@@ -33,7 +33,7 @@ def teacher_targets(weights: pvnet.Weights, config: pvnet.NetConfig, records: di
     """`records` (obs, mask) with the teacher's policy and seat values as targets."""
     import torch
 
-    from training.alphazero.net import PolicyValueNet
+    from tradewinds.training.alphazero.net import PolicyValueNet
 
     net = PolicyValueNet(config)
     net.load_weights(weights)
@@ -56,7 +56,7 @@ def positions(game, num_players: int, games: int, every: int, seed: int,
               replay: Path | None, hint: bool = False) -> dict:
     """Net inputs and masks to distil on: heuristic games, and a run's replay buffer
     (`hint`: inputs of a net that reads the heuristic's choice)."""
-    from training.alphazero import warmstart
+    from tradewinds.training.alphazero import warmstart
 
     parts = [warmstart.heuristic_records(game, num_players, games, seed=seed, every=every,
                                          hint=hint)]
@@ -72,7 +72,7 @@ def distil(teacher: Path, width: int, blocks: int, games: int, every: int, epoch
     """(student weights, its config, metadata): a `width` x `blocks` net fitted to the
     teacher's outputs."""
     from tradewinds import registry
-    from training.alphazero.learner import Learner
+    from tradewinds.training.alphazero.learner import Learner
 
     weights, config, meta = pvnet.load(teacher)
     game = registry.game(config.game)
@@ -105,8 +105,8 @@ def teacher_command(teacher: Path, stored: str | None) -> str | None:
     """The commands that made the teacher: for a run's rated net (``RUN/nets/net_*.npz``)
     the run's commands up to where it stands now (its replay buffer is the run's latest),
     else what the teacher's file says."""
-    from training import checkpoints as ck
-    from training.alphazero import loop
+    from tradewinds.training import checkpoints as ck
+    from tradewinds.training.alphazero import loop
 
     state = Path(teacher).parent.parent / "state.json"
     if Path(teacher).parent.name == "nets" and state.is_file():
@@ -115,7 +115,7 @@ def teacher_command(teacher: Path, stored: str | None) -> str | None:
     return stored
 
 
-def main(argv=None, prog="python -m training.alphazero.distill") -> int:
+def main(argv=None, prog="python -m tradewinds.training.alphazero.distill") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("teacher", type=Path, help="the net to distil (.npz)")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from agents import pvnet
-from training.alphazero.net import PolicyValueNet, losses
+from tradewinds.agents import pvnet
+from tradewinds.training.alphazero.net import PolicyValueNet, losses
 
 
 def pick_device(name: str = "auto") -> torch.device:

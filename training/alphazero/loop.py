@@ -1,6 +1,6 @@
 """`tradewinds train <game> --algo alphazero`: expert iteration with the net-guided search.
 
-    from training.alphazero.loop import AlphaZeroConfig, train
+    from tradewinds.training.alphazero.loop import AlphaZeroConfig, train
     train(AlphaZeroConfig(game="hansa", players=2, iterations=50))
 
 A run is a sequence of iterations after an optional warm start:
@@ -40,9 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
-from studies import run_fields as rf
 from tradewinds.cli_args import game_name, int_at_least, option
-from training import checkpoints as ck
+from tradewinds.studies import run_fields as rf
+from tradewinds.training import checkpoints as ck
 
 LOG_COLUMNS = ["iteration", "seconds", "core_hours", "positions", "games", "policy_loss",
                "value_loss", "net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic",
@@ -194,10 +194,10 @@ class Run:
     def __init__(self, config: AlphaZeroConfig, console=None):
         import torch
 
-        from agents import pvnet
         from tradewinds import registry
-        from training.alphazero.learner import Learner
-        from training.alphazero.replay import ReplayBuffer
+        from tradewinds.agents import pvnet
+        from tradewinds.training.alphazero.learner import Learner
+        from tradewinds.training.alphazero.replay import ReplayBuffer
 
         self.config = c = config
         self.console = console
@@ -244,7 +244,7 @@ class Run:
     def _restore(self) -> None:
         import torch
 
-        from training.alphazero.replay import ReplayBuffer
+        from tradewinds.training.alphazero.replay import ReplayBuffer
 
         ck.check_resumable(self.config.settings(), self.out / "config.json")
         hint = ck.read_json(self.out / "config.json").get("hint", "")   # runs from before
@@ -263,7 +263,7 @@ class Run:
 
     @property
     def selfplay(self):
-        from training.alphazero.selfplay import SelfPlay, SelfPlayConfig
+        from tradewinds.training.alphazero.selfplay import SelfPlay, SelfPlayConfig
 
         c = self.config
         if self._selfplay is None:
@@ -272,7 +272,7 @@ class Run:
                                     full_share=c.full_share, value_blend=c.value_blend,
                                     root=c.root)
             if c.actors:
-                from training.alphazero.actors import RayActors
+                from tradewinds.training.alphazero.actors import RayActors
 
                 self._selfplay = RayActors(self.game, c.players, self.learner.weights(),
                                            config, c.actors, c.address)
@@ -281,7 +281,7 @@ class Run:
         return self._selfplay
 
     def warm_start(self) -> dict:
-        from training.alphazero.warmstart import heuristic_records
+        from tradewinds.training.alphazero.warmstart import heuristic_records
 
         c = self.config
         t0, c0 = time.perf_counter(), time.process_time()
@@ -306,8 +306,8 @@ class Run:
     def start_from_net(self) -> dict:
         """Begin from the net file `init` (a distilled or another run's net) instead of a
         warm start, with `init_replay`'s records in the buffer; its losses on them."""
-        from agents import pvnet
-        from training.alphazero.replay import FIELDS
+        from tradewinds.agents import pvnet
+        from tradewinds.training.alphazero.replay import FIELDS
 
         c = self.config
         weights, config, meta = pvnet.load(c.init)
@@ -328,7 +328,7 @@ class Run:
             with np.load(c.init_replay) as data:
                 self.buffer.add({k: data[k] for k in FIELDS})
         if c.init_fill:
-            from training.alphazero.warmstart import heuristic_records
+            from tradewinds.training.alphazero.warmstart import heuristic_records
 
             self.buffer.add(heuristic_records(self.game, c.players, c.init_fill,
                                               seed=2**41 + c.seed, every=c.warm_every,
@@ -372,14 +372,14 @@ class Run:
     def rating_opponents(self) -> list[str]:
         """Whom the raw net and `az` are rated against: the heuristic, or from scratch
         random and, where the game has one, the heuristic (reported, never trained on)."""
-        from agents.heuristic import has_heuristic
+        from tradewinds.agents.heuristic import has_heuristic
 
         if not self.config.from_scratch:
             return ["heuristic"]
         return ["random"] + (["heuristic"] if has_heuristic(self.game) else [])
 
     def rate(self) -> dict:
-        from training.alphazero.rating import win_share
+        from tradewinds.training.alphazero.rating import win_share
 
         c = self.config
         path = str(self.out / "net.npz")
@@ -416,7 +416,7 @@ class Run:
     def checkpoint(self) -> None:
         import torch
 
-        from agents import pvnet
+        from tradewinds.agents import pvnet
 
         st = self.state
         meta = {"iteration": st["iteration"], "positions": st["positions"],
@@ -436,7 +436,7 @@ class Run:
         return commands_until(self.state, self.state["iteration"]) or command_line(self.config)
 
     def log(self, row: dict) -> None:
-        from training import curve
+        from tradewinds.training import curve
 
         path = self.out / "log.csv"
         ck.append_row(path, LOG_COLUMNS, {k: row.get(k, "") for k in LOG_COLUMNS})

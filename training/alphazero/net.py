@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents import pvnet
+from tradewinds.agents import pvnet
 
 
 class PolicyValueNet(nn.Module):

@@ -5,7 +5,7 @@ the same games and the learning curve compares like with like."""
 from __future__ import annotations
 
 from tradewinds.stats import wilson_interval
-from training.evaluate import WinRate
+from tradewinds.training.evaluate import WinRate
 
 EVAL_SEED = 2**40 + 7      # far from the self-play seeds
 
@@ -15,7 +15,7 @@ def win_share(agent: str, opponent: str, game: str, num_players: int, games: int
               opponent_kwargs: dict | None = None) -> WinRate:
     """`agent` in one seat, `opponent` in the others, the agent's seat rotated game by
     game; its share of the wins (a shared win counts as its share)."""
-    from studies import arena
+    from tradewinds.studies import arena
 
     lineup = [agent] + [opponent] * (num_players - 1)
     kwargs = {name: kw for name, kw in ((agent, agent_kwargs), (opponent, opponent_kwargs))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from training.alphazero.selfplay import empty_records
-from training.checkpoints import save_arrays
+from tradewinds.training.alphazero.selfplay import empty_records
+from tradewinds.training.checkpoints import save_arrays
 
 FIELDS = ("obs", "mask", "policy", "value")
 

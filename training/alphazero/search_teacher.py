@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import pvnet
 from tradewinds import cli_args
+from tradewinds.agents import pvnet
 
 FIELDS = ("obs", "mask", "policy", "outcome", "q")
 
@@ -41,7 +41,7 @@ def label_chunk(game_name: str, num_players: int, first_seed: int, games: int, e
     """Heuristic games first_seed.. and, at their recorded positions, the search's visit
     distribution (policy), the game's outcome by relative seat and the root value (q)."""
     from tradewinds import registry
-    from training.alphazero.warmstart import heuristic_records
+    from tradewinds.training.alphazero.warmstart import heuristic_records
 
     game = registry.game(game_name)
     found = heuristic_records(game, num_players, games, seed=first_seed, every=every,
@@ -56,7 +56,7 @@ def search_labels(game, states: np.ndarray, masks: np.ndarray, simulations: int,
                   gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """At each state, the deciding seat's `mcts:<simulations>` (the game's settings, from
     its own information set): the root's visit shares and its value for that seat."""
-    from agents import heuristic, ismcts
+    from tradewinds.agents import heuristic, ismcts
 
     settings = {**ismcts.GENERIC, **ismcts.DEFAULTS.get(game.name, {})}
     n = len(states)
@@ -93,7 +93,7 @@ def label(game_name: str, num_players: int, games: int, every: int, simulations:
           labels: Path, chunk: int = 20, workers: int = 1, seed: int = 0, say=print) -> list:
     """Label `games` games in chunks under `labels` (chunks already there are kept);
     returns the chunk files in seed order."""
-    from training import checkpoints as ck
+    from tradewinds.training import checkpoints as ck
 
     labels.mkdir(parents=True, exist_ok=True)
     firsts = [seed + f for f in range(0, games, chunk)]
@@ -143,7 +143,7 @@ def fit(records: dict, held: dict, config: pvnet.NetConfig, init: Path | None,
         epochs: int, lr: float, seed: int, device: str = "auto", say=print):
     """A net fitted to the search's labels, from `init`'s weights when given; (weights,
     the held-out losses and agreement)."""
-    from training.alphazero.learner import Learner
+    from tradewinds.training.alphazero.learner import Learner
 
     learner = Learner(config, lr=lr, device=device, seed=seed)
     if init is not None:
@@ -161,7 +161,7 @@ def fit(records: dict, held: dict, config: pvnet.NetConfig, init: Path | None,
     return learner.weights(), found
 
 
-def main(argv=None, prog="python -m training.alphazero.search_teacher") -> int:
+def main(argv=None, prog="python -m tradewinds.training.alphazero.search_teacher") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("game", type=cli_args.game_name)

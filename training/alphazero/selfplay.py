@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from agents import az_search, net_input, pvnet
+from tradewinds.agents import az_search, net_input, pvnet
 
 
 @dataclass

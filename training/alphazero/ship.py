@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agents import az, pvnet
-from training import checkpoints as ck
-from training.alphazero import loop
+from tradewinds.agents import az, pvnet
+from tradewinds.training import checkpoints as ck
+from tradewinds.training.alphazero import loop
 
 RATING = ("net_vs_heuristic", "net_low", "net_high", "az_vs_heuristic", "az_low", "az_high")
 MCTS_RATING = ("az_vs_mcts", "az_mcts_low", "az_mcts_high")     # where the run rated it
@@ -102,7 +102,7 @@ def _save(weights, config: pvnet.NetConfig, meta: dict, dest: Path | None) -> Pa
     return pvnet.save(dest, weights, config, meta)
 
 
-def main(argv=None, prog="python -m training.alphazero.ship") -> int:
+def main(argv=None, prog="python -m tradewinds.training.alphazero.ship") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out), or a "

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import pvnet
-from agents.az_search import SearchConfig
 from tradewinds import cli_args
+from tradewinds.agents import pvnet
+from tradewinds.agents.az_search import SearchConfig
 
 SEEDS = 3 * 2**40            # game seeds of the refit's positions: not the warm start's
 
@@ -38,9 +38,9 @@ def refit(net: Path, games: int, every: int, epochs: int, seed: int = 0, lr: flo
     outcomes, its own policy as the policy target; `search` settings (judge,
     simulations) replace those of the same names in its metadata."""
     from tradewinds import registry
-    from training.alphazero.distill import teacher_targets
-    from training.alphazero.learner import Learner
-    from training.alphazero.warmstart import heuristic_records
+    from tradewinds.training.alphazero.distill import teacher_targets
+    from tradewinds.training.alphazero.learner import Learner
+    from tradewinds.training.alphazero.warmstart import heuristic_records
 
     weights, config, meta = pvnet.load(net)
     found = heuristic_records(registry.game(config.game), config.num_players, games,
@@ -72,7 +72,7 @@ def refit(net: Path, games: int, every: int, epochs: int, seed: int = 0, lr: flo
     return learner.weights(), config, out_meta
 
 
-def main(argv=None, prog="python -m training.alphazero.value_refit") -> int:
+def main(argv=None, prog="python -m tradewinds.training.alphazero.value_refit") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("net", type=Path, help="the net to refit (.npz)")
@@ -103,7 +103,7 @@ def main(argv=None, prog="python -m training.alphazero.value_refit") -> int:
     torch.set_num_threads(1)
     weights, config, meta = refit(args.net, args.games, args.every, args.epochs,
                                   args.seed, args.lr, args.device, search=search)
-    from training.alphazero.distill import save_made_by
+    from tradewinds.training.alphazero.distill import save_made_by
 
     save_made_by(args.out, weights, config, meta, prog, argv,
                  meta.get("command"))

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents import net_input, policies, pvnet
 from tradewinds import jit, jitcache, rng
-from training.alphazero.selfplay import empty_records
+from tradewinds.agents import net_input, policies, pvnet
+from tradewinds.training.alphazero.selfplay import empty_records
 
 
 @njit(cache=True)

@@ -1,0 +1,64 @@
+"""The packages the wheel installs, read from pyproject.toml: import name -> folder.
+
+The repository keeps agents/, training/, studies/ and benchmarks/ at its root and installs
+them as tradewinds.agents, ... (setuptools' package-dir), so a folder's name is not its
+import name; the structure tests ask here instead of guessing.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import tomllib
+
+from tests.helpers import ROOT
+
+
+@cache
+def installed() -> dict[str, Path]:
+    """Import name -> folder of every package pyproject.toml installs."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    mapped = setuptools.get("package-dir", {})
+    out = {}
+    for name in setuptools["packages"]:
+        base = max((m for m in mapped if name == m or name.startswith(m + ".")), key=len,
+                   default="")
+        rest = name[len(base):].lstrip(".").split(".") if name != base else []
+        folder = ROOT / mapped[base] if base else ROOT
+        out[name] = folder.joinpath(*[p for p in rest if p])
+    return out
+
+
+def top_folders() -> set[str]:
+    """The repository's top-level folders that hold installed code."""
+    return {folder.relative_to(ROOT).parts[0] for folder in installed().values()}
+
+
+def module_name(path: Path) -> str:
+    """The import name of a .py file of an installed package (its deepest package)."""
+    path = path.resolve()
+    name, folder = max(((n, f) for n, f in installed().items() if f in path.parents),
+                       key=lambda nf: len(nf[1].parts))
+    parts = path.relative_to(folder).with_suffix("").parts
+    return ".".join((name, *(parts[:-1] if parts[-1] == "__init__" else parts)))
+
+
+def files(package: str) -> list[Path]:
+    """The .py files of `package` itself: its sub-packages that pyproject installs as
+    packages of their own are left to them, a plain sub-folder is included."""
+    own = installed()[package]
+    others = [f for n, f in installed().items() if n != package and own in f.parents]
+    return sorted(p for p in own.rglob("*.py") if "__pycache__" not in p.parts
+                  and not any(o in p.parents for o in others))
+
+
+def wheel_name(rel: str) -> str | None:
+    """Where the repository file `rel` (a posix path) lies in the wheel, or None when no
+    installed package holds it."""
+    path = (ROOT / rel).resolve()
+    holders = [(n, f) for n, f in installed().items() if f in path.parents]
+    if not holders:
+        return None
+    name, folder = max(holders, key=lambda nf: len(nf[1].parts))
+    return "/".join((*name.split("."), *path.relative_to(folder).parts))

@@ -1,0 +1,28 @@
+"""`tradewinds ladder`: seat advantage against playing strength (studies/ladder.py)."""
+
+from __future__ import annotations
+
+HELP = "seat advantage against playing strength: one study per level"
+DESCRIPTION = (
+    "For every level (an agent playing every seat) and player count, plays games 0..K-1 "
+    "with the same seeds (mirrored: the levels differ only in the agent) into the results "
+    "database (resuming), then prints seat 1's win rate and VP margin with 95% intervals "
+    "and the balance metrics per level, and writes JSON, markdown and a PNG plot.")
+
+
+def configs() -> tuple:
+    """The config dataclasses whose option fields are the command's options."""
+    from tradewinds.studies.ladder import LadderConfig
+
+    return (LadderConfig,)
+
+
+def run(args) -> int:
+    from tradewinds.cli import options, runs
+    from tradewinds.studies.ladder import LadderConfig, run_ladder
+
+    config = options.config(args, LadderConfig, command=runs.command_line(args))
+    config.studies()           # every level and option checked before anything is written
+    runs.before_playing(args, config)
+    run_ladder(config)
+    return 0
