@@ -369,7 +369,7 @@ class SprtConfig:
 
 
 def settle_run_fields(config) -> None:
-    """The fields a study config shares with the ladder's: player counts parsed, the game
+    """The fields a study config shares with the sweep's: player counts parsed, the game
     count checked, `db` a Path and `out` defaulting to the database's directory."""
     config.players = parse_players(config.players)
     if not isinstance(config.games, (int, np.integer)) or config.games < 1:

@@ -1,4 +1,4 @@
-"""The fields the study configs share (fpa, ladder, match, evaluate), each declared once
+"""The fields the study configs share (fpa, sweep, match, evaluate), each declared once
 with its command-line form (`tradewinds.cli_args.option`): where the games are stored, who
 plays them, the game options and the agents' keyword arguments."""
 

@@ -8,7 +8,7 @@ folder of each is read from pyproject.toml by `tests.helpers.packages`).
    `tradewinds.registry` imports on first use, never by an import statement;
 2. the games, `hansa_env/` and `voyage_env/`: independent of each other;
 3. agents and search, `tradewinds.agents` (agents/);
-4. studies (`tradewinds.studies`: arena, fpa, ladder, match, evaluate, play) and training
+4. studies (`tradewinds.studies`: arena, fpa, sweep, match, evaluate, play) and training
    (`tradewinds.training`: opponents, the VecEnv, self-play, RLlib);
 5. the face: the `tradewinds` command (`tradewinds.cli`, one module per command), the web
    app (`tradewinds.web`) and `tradewinds.benchmarks`. The command imports the floors

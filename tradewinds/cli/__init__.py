@@ -1,6 +1,6 @@
 """The `tradewinds` command: the top floor, which may use every package below it.
 
-One module per command (`demo`, `fpa`, `ladder`, `match`, `evaluate`, `play`, `train`,
+One module per command (`demo`, `fpa`, `sweep`, `match`, `evaluate`, `play`, `train`,
 `bench`), each with a one-line `HELP`, a `DESCRIPTION`, `configs()` (the config
 dataclasses whose option fields are its options; `tradewinds.cli.options` builds the parser
 from them) and `run(args)`. `main` lists them in `COMMANDS` and does the rest: one-line

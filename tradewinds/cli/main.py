@@ -17,7 +17,7 @@ from importlib import import_module
 from tradewinds.cli import options
 from tradewinds.cli_args import EXIT_ERROR, EXIT_INTERRUPTED, ArgumentParser
 
-COMMANDS = ("demo", "fpa", "balance", "ladder", "match", "strength", "evaluate", "ratings",
+COMMANDS = ("demo", "fpa", "balance", "sweep", "match", "strength", "evaluate", "ratings",
             "play", "train", "exploit", "serve", "replay", "bench", "render-map", "docs")
 
 

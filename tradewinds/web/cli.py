@@ -40,7 +40,7 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def add_replay_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    p.add_argument("db", help="a results store (fpa, match, ladder or evaluate)")
+    p.add_argument("db", help="a results store (fpa, match, sweep or evaluate)")
     p.add_argument("game_id", type=int, help="the game's id (the page's list shows it)")
     p.add_argument("--boards", action="store_true", help="print the board after every move")
     return p

@@ -1,4 +1,4 @@
-"""The strength ladder (studies.ladder): mirrored seeds, resume, outputs, CLI."""
+"""The strength sweep (studies.sweep): mirrored seeds, resume, outputs, CLI."""
 
 import json
 
@@ -6,7 +6,7 @@ import pytest
 
 from tradewinds.cli.main import main
 from tradewinds.store import Store
-from tradewinds.studies.ladder import LadderConfig, parse_levels, run_ladder
+from tradewinds.studies.sweep import SweepConfig, parse_levels, run_sweep
 
 
 def test_parse_levels():
@@ -17,10 +17,10 @@ def test_parse_levels():
         parse_levels(" , ")
 
 
-def test_tiny_ladder_end_to_end_mirrors_seeds_and_resumes(tmp_path):
+def test_tiny_sweep_end_to_end_mirrors_seeds_and_resumes(tmp_path):
     cfg = dict(game="hansa", levels="random,heuristic", players="2,3", games=6,
                db=tmp_path / "l.sqlite", workers=1, progress=False, n_boot=100)
-    rep = run_ladder(LadderConfig(**cfg))
+    rep = run_sweep(SweepConfig(**cfg))
     assert [(r["num_players"], r["level"]) for r in rep["rows"]] == [
         (2, "random"), (2, "heuristic"), (3, "random"), (3, "heuristic")]
     assert all(r["games"] == 6 and 0 <= r["balance"] <= 1 for r in rep["rows"])
@@ -35,16 +35,16 @@ def test_tiny_ladder_end_to_end_mirrors_seeds_and_resumes(tmp_path):
                       for g in store.games(r["run_id"])[:1]}
             assert len(setups) == 1
     # resumed with more games: only the new ones are played, the first six are kept
-    again = run_ladder(LadderConfig(**{**cfg, "games": 8}))
+    again = run_sweep(SweepConfig(**{**cfg, "games": 8}))
     assert sum(s["played_now"] for s in again["studies"]) == 4 * 2
     assert all(s["already_stored"] == 6 for s in again["studies"])
-    assert (tmp_path / "ladder_hansa_2-3p.png").read_bytes()[:4] == b"\x89PNG"
-    md = (tmp_path / "ladder_hansa_2-3p.md").read_text()
+    assert (tmp_path / "sweep_hansa_2-3p.png").read_bytes()[:4] == b"\x89PNG"
+    md = (tmp_path / "sweep_hansa_2-3p.md").read_text()
     assert md.count("| heuristic |") == 2
 
 
-def test_cli_ladder_and_its_errors(tmp_path, capsys):
-    base = ["ladder", "hansa", "--db", str(tmp_path / "x.sqlite"), "--no-progress",
+def test_cli_sweep_and_its_errors(tmp_path, capsys):
+    base = ["sweep", "hansa", "--db", str(tmp_path / "x.sqlite"), "--no-progress",
             "--workers", "1", "--n-boot", "50"]
     assert main(base + ["--levels", "random,nope"]) == 2
     assert "unknown agent 'nope'" in capsys.readouterr().err
@@ -52,3 +52,4 @@ def test_cli_ladder_and_its_errors(tmp_path, capsys):
     assert main(base + ["--levels", "random", "--players", "2", "--games", "4"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "seat 1 advantage by playing strength" in out and "4 games played now" in out
+

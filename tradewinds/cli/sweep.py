@@ -1,4 +1,4 @@
-"""`tradewinds ladder`: seat advantage against playing strength (studies/ladder.py)."""
+"""`tradewinds sweep`: seat advantage against playing strength (studies/sweep.py)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ DESCRIPTION = (
 
 def configs() -> tuple:
     """The config dataclasses whose option fields are the command's options."""
-    from tradewinds.studies.ladder import LadderConfig
+    from tradewinds.studies.sweep import SweepConfig
 
-    return (LadderConfig,)
+    return (SweepConfig,)
 
 
 def run(args) -> int:
     from tradewinds.cli import options, runs
-    from tradewinds.studies.ladder import LadderConfig, run_ladder
+    from tradewinds.studies.sweep import SweepConfig, run_sweep
 
-    config = options.config(args, LadderConfig, command=runs.command_line(args))
+    config = options.config(args, SweepConfig, command=runs.command_line(args))
     config.studies()           # every level and option checked before anything is written
     runs.before_playing(args, config)
-    run_ladder(config)
+    run_sweep(config)
     return 0

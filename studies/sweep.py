@@ -1,6 +1,6 @@
-"""Seat advantage against playing strength: `tradewinds ladder <game> --levels ...`.
+"""Seat advantage against playing strength: `tradewinds sweep <game> --levels ...`.
 
-A ladder is a list of levels (agent names, e.g. random, heuristic, mcts:25, mcts:100), each
+A sweep is a list of levels (agent names, e.g. random, heuristic, mcts:25, mcts:100), each
 played by the same agent in every seat. Every level plays games 0..K-1 with seeds
 base_seed + i — the same seeds at every level (mirrored), so the set-ups are identical and
 the levels differ only in the agent. Each (level, player count) is an ordinary fpa study in
@@ -26,7 +26,7 @@ from tradewinds.studies import arena
 from tradewinds.studies import run_fields as rf
 from tradewinds.studies.fpa import play_study, progress_bar, settle_run_fields
 
-DEFAULT_DB = Path("results") / "ladder.sqlite"
+DEFAULT_DB = Path("results") / "sweep.sqlite"
 DEFAULT_LEVELS = ("random", "mcts:25", "mcts:100", "heuristic")
 
 
@@ -41,8 +41,8 @@ def parse_levels(text: str | Sequence[str]) -> list[str]:
 
 
 @dataclass
-class LadderConfig:
-    """A ladder: `levels` (agent names) x `players`, `games` mirrored seeds each."""
+class SweepConfig:
+    """A sweep: `levels` (agent names) x `players`, `games` mirrored seeds each."""
 
     game: str = rf.game()
     levels: Sequence[str] | str = option(DEFAULT_LEVELS, help="agents, weakest first, "
@@ -56,7 +56,7 @@ class LadderConfig:
     fast: bool = rf.fast()
     db: str | Path = rf.db(DEFAULT_DB)
     out: str | Path | None = rf.out("JSON, markdown and PNG")
-    name: str | None = rf.name("ladder_<game>_<players>p")
+    name: str | None = rf.name("sweep_<game>_<players>p")
     backend: str = rf.backend()
     workers: int | None = rf.workers()
     address: str | None = rf.address()
@@ -82,11 +82,11 @@ class LadderConfig:
         return [self.study(level, n) for level in self.levels for n in self.players]
 
     def stem(self) -> str:
-        return self.name or f"ladder_{self.game}_{'-'.join(map(str, self.players))}p"
+        return self.name or f"sweep_{self.game}_{'-'.join(map(str, self.players))}p"
 
 
 def level_row(level: str, summary: dict) -> dict:
-    """The ladder's numbers for one (level, player count) study."""
+    """The sweep's numbers for one (level, player count) study."""
     seat, m, b = summary["seats"][0], summary["margin_seat1"], summary["balance"]
     return {
         "level": level, "num_players": summary["num_players"], "games": summary["games"],
@@ -191,7 +191,7 @@ def plot(rows: Sequence[dict], levels: Sequence[str], game: str, path: str | Pat
     return path
 
 
-def run_ladder(config: LadderConfig, console=None) -> dict:
+def run_sweep(config: SweepConfig, console=None) -> dict:
     """Play (or resume) every level at every player count; print, write JSON/markdown/PNG."""
     from tradewinds import output
 
