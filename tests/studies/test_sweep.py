@@ -1,4 +1,5 @@
-"""The strength sweep (studies.sweep): mirrored seeds, resume, outputs, CLI."""
+"""The strength sweep (studies.sweep): mirrored seeds, resume, outputs, CLI, and the
+deprecated `tradewinds ladder` alias."""
 
 import json
 
@@ -53,3 +54,20 @@ def test_cli_sweep_and_its_errors(tmp_path, capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "seat 1 advantage by playing strength" in out and "4 games played now" in out
 
+
+def test_the_deprecated_ladder_alias_notes_the_new_name_and_runs_the_sweep(tmp_path, capsys):
+    from tradewinds.cli.ladder import NOTE
+
+    assert main(["ladder", "--help"]) == 0
+    assert "Deprecated" in " ".join(capsys.readouterr().out.split())
+    db = tmp_path / "x.sqlite"
+    args = ["hansa", "--db", str(db), "--no-progress", "--workers", "1", "--n-boot", "50",
+            "--levels", "random", "--players", "2", "--games", "2", "--out", str(tmp_path)]
+    assert main(["ladder", *args]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [NOTE] and "tradewinds sweep" in NOTE
+    assert "2 games played now" in " ".join(captured.out.split())
+    assert (tmp_path / "sweep_hansa_2p.json").exists()
+    assert main(["sweep", *args]) == 0                 # the same study: resumed, not replayed
+    captured = capsys.readouterr()
+    assert captured.err == "" and "0 games played now" in " ".join(captured.out.split())
