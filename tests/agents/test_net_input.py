@@ -88,6 +88,8 @@ def test_a_net_widened_for_the_hint_plays_as_before_and_saves_its_hint(tmp_path)
     obs = np.stack([game.observe(s, game.current_player(s))
                     for s in positions(game.name, 2, 5, seed=3)])
     x = np.concatenate([obs, np.eye(game.num_actions, dtype=np.float32)[:len(obs)]], 1)
+    # bitwise: the input layer adds weight rows one input at a time, in order, so the zero
+    # rows add exact zeros; the rest of the net sees the same hidden units in the same shapes
     np.testing.assert_array_equal(pvnet.run(w, obs)[0], pvnet.run(wide, x)[0])
     _, loaded, _ = pvnet.load(pvnet.save(tmp_path / "wide.npz", wide, wide_config))
     assert loaded == wide_config

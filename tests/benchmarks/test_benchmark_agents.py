@@ -62,6 +62,7 @@ def test_the_edge_is_the_agents_credit_minus_the_controls_game_by_game(tmp_path)
     row = bench.strength_row("hansa", "random-heuristic", 2, 4,
                              str(tmp_path / "s.sqlite"), workers=1)
     assert row["win_rate"] == 0.0 and row["control"] > 0
+    # exact: 0 - c is -c, and rounding is symmetric in sign, so the mean of -c is -mean(c)
     assert row["edge"] == -row["control"] and row["edge95"][0] < row["edge"]
 
 

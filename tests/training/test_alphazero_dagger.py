@@ -105,7 +105,9 @@ def test_rounds_write_nets_and_a_log_and_resume_to_the_same_run(tmp_path):
     w1, _, _ = pvnet.load(straight / "round_2.npz")
     w2, config, meta = pvnet.load(staged / "round_2.npz")
     for x, y in zip(w1, w2, strict=True):
-        np.testing.assert_array_equal(x, y)             # the same net, byte for byte
+        # the same net, byte for byte: a resumed round repeats the straight run's arithmetic
+        # (the same records, one torch thread) on this machine
+        np.testing.assert_array_equal(x, y)
     assert meta["command"].startswith(
         "made by the test && python -m tradewinds.training.alphazero.dagger")
     assert meta["dagger"]["round"] == 2
@@ -216,7 +218,7 @@ def test_aggregate_fits_each_round_on_the_searched_positions_of_all_rounds(tmp_p
                         "--resume"]) == 0
     for x, y in zip(pvnet.load(straight / "round_3.npz")[0],
                     pvnet.load(staged / "round_3.npz")[0], strict=True):
-        np.testing.assert_array_equal(x, y)
+        np.testing.assert_array_equal(x, y)             # byte for byte, as above
     with pytest.raises(SystemExit) as e:
         dagger.main([str(init), "--aggregate", "--out", str(tmp_path / "x")])
     assert e.value.code == 2

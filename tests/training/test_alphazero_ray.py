@@ -33,6 +33,8 @@ def test_ray_actors_record_what_their_shares_give_in_one_process(local_ray):
     pool = actors.RayActors(g, 2, weights, CONFIG, actors=2)
     got = pool.play(40, seed=7)
     assert pool.last_played == played and pool.games_finished == sum(played)
+    # bitwise: the same compiled search and net on the same machine in every process, and
+    # the records hold observations, masks, visit shares and outcomes
     for k in want:
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
     assert len(got["obs"]) >= 40 and (got["policy"][~got["mask"]] == 0).all()
