@@ -2,10 +2,10 @@
 
 The search of `agents.ismcts`, with the policy-value net (`agents.pvnet`) in place of the
 heuristic prior and the rollouts: every simulation samples a determinization of the real
-state for the searcher (`tradewinds.jit.determinize`), walks the tree by action ids with
-PUCT (the net's prior over the actions legal in that determinization, availability counts
-in place of the parent's visits), and judges the leaf it reaches by the net's value, the
-expected win share of every seat. A finished game is judged by its returns.
+state for the searcher (`tradewinds.compiled.protocol.determinize`), walks the tree by
+action ids with PUCT (the net's prior over the actions legal in that determinization,
+availability counts in place of the parent's visits), and judges the leaf it reaches by
+the net's value, the expected win share of every seat. A finished game is judged by its returns.
 
 Many games are searched side by side (a `Forest`, one tree per game): one *wave* takes
 one simulation of every game to its leaf, puts all the leaves' observations through one
@@ -44,9 +44,9 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls, l
 from numba import njit
 from threadpoolctl import ThreadpoolController
 
-from tradewinds import jit, jitcache
 from tradewinds.agents import gumbel, net_input, pvnet
 from tradewinds.agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
+from tradewinds.compiled import disk_cache, protocol
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -216,22 +216,22 @@ def _descend(aux, s, g, f, path, buf, words, legal, c, fpu_reduction, forced):
     node, depth = 0, 0
     path[0] = 0
     while True:
-        if jit.is_terminal(aux, s):
+        if protocol.is_terminal(aux, s):
             return depth, node, True
         if expanded[g, node] == 0:
             return depth, node, False
-        jit.legal_mask(aux, s, mask)
+        protocol.legal_mask(aux, s, mask)
         k = _legal_list(buf, words, legal)
-        p = jit.current_player(aux, s)
+        p = protocol.current_player(aux, s)
         a = _select(prior[g], children[g], visits[g], avail[g], value[g], netval[g], node,
                     legal, k, p, c, fpu_reduction)
         if depth == 0 and forced >= 0:
             a = forced
         ch = children[g, node, a]
-        jit.step(aux, s, a)
+        protocol.step(aux, s, a)
         if ch < 0:
             if size[g] >= children.shape[1]:
-                return depth, -1, jit.is_terminal(aux, s)
+                return depth, -1, protocol.is_terminal(aux, s)
             ch = size[g]
             size[g] += 1
             children[g, node, a] = ch
@@ -302,17 +302,17 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
             s = states[g]
             for i in range(s.shape[0]):
                 s[i] = roots[g, i]
-            jit.determinize(aux, s, players[g], keys[g])
+            protocol.determinize(aux, s, players[g], keys[g])
             d, node, over = _descend(aux, s, g, f, paths[g], buf, words, legal, knobs.c,
                                      knobs.fpu_reduction, f.plan[g, visits[g, 0] - 1])
             done += 1
             if over:
-                jit.returns(aux, s, ret)
+                protocol.returns(aux, s, ret)
                 _backup(visits, value, mover, rootsum, g, paths[g], d, ret)
                 continue
-            p = jit.current_player(aux, s)
+            p = protocol.current_player(aux, s)
             net_input.write(aux, s, p, knobs.hinted, hint_mask, keys[g], seen, obs[m])
-            jit.legal_mask(aux, s, masks[m, :num_actions])
+            protocol.legal_mask(aux, s, masks[m, :num_actions])
             pending[m], leaf[m], depth[m], observer[m] = g, node, d, p
             m += 1
         if m == 0:
@@ -358,7 +358,7 @@ def expand_roots(aux, w, roots, players, keys, hinted, f):
     hint_mask = np.zeros(num_actions, dtype=np.int8)
     for g in range(games):
         net_input.write(aux, roots[g], players[g], hinted, hint_mask, keys[g], seen, obs[g])
-        jit.legal_mask(aux, roots[g], masks[g, :num_actions])
+        protocol.legal_mask(aux, roots[g], masks[g, :num_actions])
     pvnet.forward(w, obs[:games], logits, value_logits)
     for g in range(games):
         _expand(prior, expanded, netval, g, 0, logits[g], value_logits[g],
@@ -534,4 +534,4 @@ def best_action(visits: np.ndarray, mask: np.ndarray) -> int:
     return int(np.argmax(v))
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -25,7 +25,6 @@ import math
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache
 from tradewinds.agents import policies
 from tradewinds.agents.heuristic import decide, rng_key
 from tradewinds.agents.heuristic_voyage import (
@@ -41,6 +40,7 @@ from tradewinds.agents.heuristic_voyage import (
     route_context,
     step_toward,
 )
+from tradewinds.compiled import disk_cache, protocol
 from voyage_env import actions as A
 from voyage_env import kernel as K
 from voyage_env import routes as RT
@@ -92,7 +92,7 @@ def _playout(aux, s, player, k, mask, key, wts, prm, scores):
     goal = RT.target_hex(m, k) if k >= 0 else -1
     heading = k >= 0
     turn = s[K.ROUND]
-    while not jit.is_terminal(aux, s):
+    while not protocol.is_terminal(aux, s):
         heading = heading and s[K.ROUND] == turn and s[K.SHIP + player] != goal
         if heading and s[K.DECIDER] == player and s[K.PHASE] == MOVE:
             K.legal_mask(s, m, mask)
@@ -103,8 +103,8 @@ def _playout(aux, s, player, k, mask, key, wts, prm, scores):
                 heading = False
         else:
             a = policies.heuristic_action(aux, s, mask, key)
-        jit.step(aux, s, a)
-    jit.scores(aux, s, scores)
+        protocol.step(aux, s, a)
+    protocol.scores(aux, s, scores)
     best = -np.inf
     for q in range(s[0]):
         if q != player and scores[q] > best:
@@ -124,7 +124,7 @@ def playout_values(aux, root, player, key, targets, values):
     s = np.empty_like(root)
     for d in range(values.shape[0]):
         drawn[:] = root
-        jit.determinize(aux, drawn, player, key)
+        protocol.determinize(aux, drawn, player, key)
         for i in range(targets.shape[0]):
             s[:] = drawn
             values[d, i] = _playout(aux, s, player, targets[i], mask, key, wts, prm, scores)
@@ -236,4 +236,4 @@ def _goal(game, target: int) -> int:
     return int(RT.target_hex(game.aux.m, target)) if target >= 0 else -1
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache
-
 # importing the games' strategies binds them to agents.policies.heuristic_action
 from tradewinds.agents import heuristic_hansa, heuristic_voyage, policies  # noqa: F401
+from tradewinds.compiled import disk_cache, protocol
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -28,15 +27,15 @@ def playout(aux, s, key, num_actions):
     heuristic chose an illegal action (a bug the caller reports)."""
     mask = np.zeros(num_actions, dtype=np.int8)
     steps = 0
-    while not jit.is_terminal(aux, s):
-        p = jit.current_player(aux, s)
+    while not protocol.is_terminal(aux, s):
+        p = protocol.current_player(aux, s)
         seen = s.copy()
-        jit.determinize(aux, seen, p, key)
+        protocol.determinize(aux, seen, p, key)
         a = policies.heuristic_action(aux, seen, mask, key)
-        jit.legal_mask(aux, s, mask)
+        protocol.legal_mask(aux, s, mask)
         if a < 0 or a >= num_actions or not mask[a]:
             return -1 - steps
-        jit.step(aux, s, a)
+        protocol.step(aux, s, a)
         steps += 1
     return steps
 
@@ -85,4 +84,4 @@ class HeuristicAgent:
         return f"HeuristicAgent(game={self.game.name!r})"
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -37,8 +37,9 @@ from hansa_env import actions as A
 from hansa_env import kernel as K
 from hansa_env.bindings import HansaAux
 from hansa_env.state import ACTIONS, LOSS, REFILL, SELLING, SETUP, STATE_SIZE, TAX
-from tradewinds import jitcache, rng
+from tradewinds import rng
 from tradewinds.agents.policies import bind_heuristic, bind_values
+from tradewinds.compiled import disk_cache
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -439,4 +440,4 @@ bind_heuristic(HansaAux, heuristic_action)
 bind_values(HansaAux, position_values)
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -74,8 +74,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from tradewinds import jitcache, rng
+from tradewinds import rng
 from tradewinds.agents.policies import bind_heuristic
+from tradewinds.compiled import disk_cache
 from voyage_env import actions as A
 from voyage_env import kernel as K
 from voyage_env import routes as RT
@@ -959,4 +960,4 @@ bind_heuristic(VoyageAux, heuristic_action)
 # builds on the helpers above, so it is imported once they exist
 from tradewinds.agents import value_voyage  # noqa: E402, F401
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

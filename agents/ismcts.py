@@ -2,7 +2,7 @@
 
 SO-ISMCTS (Cowling, Powley and Whitehouse 2012) builds one tree over the searcher's
 information sets: every iteration samples a determinization of the real state for the
-searcher (`tradewinds.jit.determinize`), then walks the tree by action ids, using only
+searcher (`tradewinds.compiled.protocol.determinize`), then walks the tree by action ids, using only
 the children whose action is legal in that determinization. A child's *availability*
 counts the iterations in which it could have been chosen; UCB uses it in place of the
 parent's visit count, so rarely available actions are not over-explored. Per-seat returns
@@ -39,9 +39,10 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from tradewinds import jit, jitcache, rng
+from tradewinds import rng
 from tradewinds.agents import heuristic, policies
-from tradewinds.kernel_jit import kernel
+from tradewinds.compiled import disk_cache, protocol
+from tradewinds.compiled.no_runtime import kernel
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -158,8 +159,8 @@ def _rollout(aux, s, mask, words, key, kind, depth):
         _random_steps(aux, s, mask, words, key, depth)
         return
     steps = 0
-    while not jit.is_terminal(aux, s) and steps != depth:
-        jit.step(aux, s, policies.heuristic_action(aux, s, mask, key))
+    while not protocol.is_terminal(aux, s) and steps != depth:
+        protocol.step(aux, s, policies.heuristic_action(aux, s, mask, key))
         steps += 1
 
 
@@ -170,8 +171,8 @@ def _random_steps(aux, s, mask, words, key, depth):
     ascending order), counted and found eight actions at a time. A kernel (no reference
     counts, docs/numba.md): the playouts are most of a random-rollout search's time."""
     steps = 0
-    while not jit.is_terminal(aux, s) and steps != depth:
-        jit.legal_mask(aux, s, mask)
+    while not protocol.is_terminal(aux, s) and steps != depth:
+        protocol.legal_mask(aux, s, mask)
         k = 0
         for i in range(words.shape[0]):
             k += _count_set(words[i])
@@ -184,7 +185,7 @@ def _random_steps(aux, s, mask, words, key, depth):
                     a = i * 8 + _nth_set(words[i], r)
                     break
                 r -= c
-        jit.apply(aux, s, a)
+        protocol.apply(aux, s, a)
         steps += 1
 
 
@@ -193,8 +194,8 @@ def _evaluate(aux, s, ret, values, scale):
     """Per-seat value of `s`: the returns of a finished game; otherwise a win chance
     guessed from each seat's lead over the best other seat in the game's judgement of the
     position (`policies.position_values`: expected final VP), 1 / (1 + exp(-lead/scale))."""
-    if jit.is_terminal(aux, s):
-        jit.returns(aux, s, ret)
+    if protocol.is_terminal(aux, s):
+        protocol.returns(aux, s, ret)
         return
     policies.position_values(aux, s, values)
     n = s[0]
@@ -338,16 +339,16 @@ def _descend(aux, s, key, how, tree, buf, words, legal, path):
     fpu = 1.0 / s[0]
     node, depth = 0, 0
     path[0] = 0
-    while not jit.is_terminal(aux, s):
+    while not protocol.is_terminal(aux, s):
         if puct and tree.hint[node] < 0:
             tree.hint[node] = policies.heuristic_action(aux, s, mask, key)
-        jit.legal_mask(aux, s, mask)
+        protocol.legal_mask(aux, s, mask)
         k = _legal_list(buf, words, legal)
-        p = jit.current_player(aux, s)
+        p = protocol.current_player(aux, s)
         if puct:
             a = _select_puct(tree, node, legal, k, how.c, how.prior, fpu)
             ch = tree.children[node, a]
-            jit.apply(aux, s, a)
+            protocol.apply(aux, s, a)
             if ch < 0:
                 ch = _add_child(tree, node, a, p)
                 if ch >= 0:
@@ -361,12 +362,12 @@ def _descend(aux, s, key, how, tree, buf, words, legal, path):
                 return depth
             if a >= 0:
                 ch = _add_child(tree, node, a, p)      # room was checked: ch >= 0
-                jit.apply(aux, s, a)
+                protocol.apply(aux, s, a)
                 depth += 1
                 path[depth] = ch
                 return depth
             a = _select_ucb(tree, node, legal, k, how.c)
-            jit.apply(aux, s, a)
+            protocol.apply(aux, s, a)
             ch = tree.children[node, a]
         node = ch
         depth += 1
@@ -388,7 +389,7 @@ def iterate(aux, root, player, key, iterations, how, tree):
     s = np.empty_like(root)
     for _ in range(iterations):
         _copy_into(s, root)
-        jit.determinize(aux, s, player, key)
+        protocol.determinize(aux, s, player, key)
         depth = _descend(aux, s, key, how, tree, buf, words, legal, path)
         _rollout(aux, s, mask, words, key, how.rollout_kind, how.rollout_depth)
         _evaluate(aux, s, ret, values, how.scale)
@@ -502,4 +503,4 @@ class ISMCTSAgent:
                 f"prior={self.prior})")
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -1,6 +1,6 @@
 """What a policy-value net reads at a position, written inside numba.
 
-Every net reads the deciding seat's own observation (`tradewinds.jit.observe`). A net
+Every net reads the deciding seat's own observation (`tradewinds.compiled.protocol.observe`). A net
 with ``hint="heuristic"`` (`agents.pvnet.NetConfig`) reads after it the game heuristic's
 choice at the position, one-hot over the actions: the heuristic plays on the seat's own
 determinization of the state, as the heuristic agent does, so the hint holds nothing the
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache
 from tradewinds.agents import policies
 from tradewinds.agents.heuristic import rng_key
+from tradewinds.compiled import disk_cache, protocol
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -26,7 +26,7 @@ def heuristic_hint(aux, s, p, mask, key, seen):
     (written into the scratch state `seen`); `mask`, int8 scratch of the action count."""
     for i in range(s.shape[0]):
         seen[i] = s[i]
-    jit.determinize(aux, seen, p, key)
+    protocol.determinize(aux, seen, p, key)
     return policies.heuristic_action(aux, seen, mask, key)
 
 
@@ -46,7 +46,7 @@ def write(aux, s, p, hinted, mask, key, seen, out):
     heuristic's choice one-hot (the observation's length is out's less the action count)."""
     num_actions = mask.shape[0]
     num_obs = out.shape[0] - num_actions if hinted else out.shape[0]
-    jit.observe(aux, s, p, out[:num_obs])
+    protocol.observe(aux, s, p, out[:num_obs])
     if hinted:
         write_hinted(out, num_obs, heuristic_hint(aux, s, p, mask, key, seen))
 
@@ -64,4 +64,4 @@ def hinted(game, state: np.ndarray, observation: np.ndarray, rng: np.random.Gene
     return out
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -1,11 +1,12 @@
-"""Rollout and play policies inside numba, bound per game like `tradewinds.jit`.
+"""Rollout and play policies inside numba, bound per game like
+`tradewinds.compiled.protocol`.
 
 ``heuristic_action(aux, s, mask, key) -> int`` is the game's hand-written strategy: the
 action the deciding seat of `s` plays, drawing any randomness (ties, bids) from the
 generator at ``key[0:2]``. ``mask`` is a scratch int8 vector of the game's action count;
-the policy may fill it with `tradewinds.jit.legal_mask`. The state it is given must be one
-the deciding seat may see (the agents pass a determinization), so a policy may read any
-field without cheating.
+the policy may fill it with `tradewinds.compiled.protocol.legal_mask`. The state it is
+given must be one the deciding seat may see (the agents pass a determinization), so a
+policy may read any field without cheating.
 
 Games bind their policy with `bind_heuristic(AuxClass, njit_function)`; generic code
 (the heuristic agent, IS-MCTS rollouts) calls `heuristic_action` and numba picks the
@@ -17,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import overload
 
-from tradewinds import jit, rng
-from tradewinds.jit import is_aux
+from tradewinds import rng
+from tradewinds.compiled import protocol
+from tradewinds.compiled.protocol import is_aux
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -48,7 +50,7 @@ def has_heuristic(aux_class) -> bool:
 
 
 def _random_legal(aux, s, mask, key):
-    jit.legal_mask(aux, s, mask)
+    protocol.legal_mask(aux, s, mask)
     return rng.pick_set(mask, key)
 
 
@@ -84,7 +86,7 @@ def bind_values(aux_class, impl) -> None:
 
 def _vp_now(aux, s, out):
     vp = np.zeros(out.shape[0], dtype=np.int64)
-    jit.scores(aux, s, vp)
+    protocol.scores(aux, s, vp)
     for p in range(out.shape[0]):
         out[p] = vp[p]
 

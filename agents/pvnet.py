@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache
+from tradewinds.compiled import disk_cache
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
@@ -256,4 +256,4 @@ def run(weights: Weights, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (logits[0], values[0]) if single else (logits, values)
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache
 from tradewinds.agents import heuristic_voyage as HV
 from tradewinds.agents.policies import bind_values
+from tradewinds.compiled import disk_cache
 from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.bindings import VoyageAux
@@ -178,4 +178,4 @@ def position_values(aux, s, out):
 
 bind_values(VoyageAux, position_values)
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

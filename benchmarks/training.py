@@ -37,8 +37,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache, rng
+from tradewinds import rng
 from tradewinds.benchmarks.timing import measure
+from tradewinds.compiled import disk_cache
 
 RESULTS = Path(__file__).parent / "results"
 NUM_ENVS = 64
@@ -237,7 +238,7 @@ def main(argv=None, prog="python -m tradewinds.benchmarks.training") -> int:
     return 0
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())
 
 if __name__ == "__main__":
     raise SystemExit(main())

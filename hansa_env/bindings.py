@@ -3,7 +3,7 @@
 - `KERNELS`, the Python side (`tradewinds.protocol.GameKernels` and the capabilities
   ``random_playout`` and ``batch``): the njit functions under the protocol's names. Hansa
   has no static data beyond what the kernel module holds, so each is the kernel itself.
-- the njit side (`tradewinds.jit`): Hansa's aux value is an empty `HansaAux`; its only
+- the njit side (`tradewinds.compiled.protocol`): Hansa's aux value is an empty `HansaAux`; its only
   job is to tell numba which game a generic function runs.
 """
 
@@ -13,8 +13,8 @@ import numpy as np
 
 from hansa_env import kernel as K
 from hansa_env.determinize import determinize
-from tradewinds import jit
 from tradewinds.batch import Batch
+from tradewinds.compiled import protocol
 
 
 class HansaAux(NamedTuple):
@@ -51,7 +51,7 @@ def _init(aux, s, num_players, seed, opts):
     K.init_opts(s, num_players, seed, opts)
 
 
-jit.bind(
+protocol.bind(
     HansaAux,
     init=_init,
     step=lambda aux, s, a: K.step(s, a),

@@ -15,7 +15,8 @@ from numba import njit, types
 from hansa_env import board as B
 from hansa_env import kernel as K
 from hansa_env.state import GAME_OVER, MAX_SUPPLY, SELLING, SETUP
-from tradewinds import jitcache, state_checks
+from tradewinds import state_checks
+from tradewinds.compiled import disk_cache
 from tradewinds.state_checks import first_out
 
 MAX_ROUNDS_LIMIT = 10_000           # the largest max_rounds parse_options accepts
@@ -173,4 +174,4 @@ def check_play(s, m):
  check_batch) = state_checks.entry_points(sys.modules[__name__], K, returns_need_play=True)
 SIGNATURES = state_checks.signatures(types.int64)
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -11,7 +11,8 @@ draws are hidden too. The result is a function of the observation and the key on
 from numba import njit
 
 from hansa_env.state import LAYOUT
-from tradewinds import jitcache, rng
+from tradewinds import rng
+from tradewinds.compiled import disk_cache
 
 RNG, DRAWN, PILE_END, SUPPLY = (LAYOUT.offset(f) for f in ("rng", "supply_drawn", "pile_end",
                                                            "supply"))
@@ -28,4 +29,4 @@ def determinize(s, player, key):
     rng.store(s, RNG, rng.next_u64(key, 0))
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

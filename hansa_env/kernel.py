@@ -23,8 +23,9 @@ from hansa_env.state import (
     SETUP,
     TAX,
 )
-from tradewinds import jitcache, rng
-from tradewinds.kernel_jit import kernel
+from tradewinds import rng
+from tradewinds.compiled import disk_cache
+from tradewinds.compiled.no_runtime import kernel
 
 # ---- state offsets (plain ints, frozen into the compiled code) ----
 _o = LAYOUT.offset
@@ -731,4 +732,4 @@ def random_playout(s, key):
     return steps
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -27,8 +27,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tradewinds import cli_args, jit
+from tradewinds import cli_args
 from tradewinds.agents import heuristic
+from tradewinds.compiled import protocol
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -44,14 +45,14 @@ def played_out_values(aux, s, player, legal, samples, seed, num_actions, num_pla
     for i in range(samples):
         key[0], key[1] = seed, i
         base = s.copy()
-        jit.determinize(aux, base, player, key)
+        protocol.determinize(aux, base, player, key)
         for j in range(legal.shape[0]):
             t = base.copy()
-            jit.step(aux, t, legal[j])
+            protocol.step(aux, t, legal[j])
             key[0], key[1] = seed + 1, i
             if heuristic.playout(aux, t, key, num_actions) < 0:
                 raise RuntimeError("the heuristic chose an illegal action")
-            jit.returns(aux, t, ret)
+            protocol.returns(aux, t, ret)
             out[j, i] = ret[player]
     return out
 

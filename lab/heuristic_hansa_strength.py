@@ -24,8 +24,9 @@ from numba import njit
 from hansa_env import kernel as K
 from hansa_env.determinize import determinize
 from hansa_env.state import STATE_SIZE
-from tradewinds import jitcache, rng
+from tradewinds import rng
 from tradewinds.agents import heuristic_hansa as H
+from tradewinds.compiled import disk_cache
 from tradewinds.stats import wilson_interval
 
 
@@ -160,7 +161,7 @@ def main(argv=None) -> None:
               f"second (one core, self-play)", flush=True)
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())
 
 
 if __name__ == "__main__":

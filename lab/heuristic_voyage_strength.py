@@ -30,9 +30,10 @@ from collections import Counter
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache, rng
+from tradewinds import rng
 from tradewinds.agents import heuristic_voyage as HV
 from tradewinds.agents import policies
+from tradewinds.compiled import disk_cache
 from tradewinds.stats import wilson_interval
 from voyage_env import GAME
 from voyage_env import kernel as K
@@ -231,7 +232,7 @@ def main(argv=None) -> None:
             for name, (wall, cpu) in rates.items()) + " (one core, self-play)", flush=True)
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())
 
 
 if __name__ == "__main__":

@@ -24,10 +24,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tradewinds import cli_args, jit, jitcache, rng
+from tradewinds import cli_args, rng
 from tradewinds.agents import pvnet
 from tradewinds.agents.az_search import SearchConfig
 from tradewinds.agents.ismcts import _evaluate
+from tradewinds.compiled import disk_cache, protocol
 
 SEED = 11 * 2**40
 MIXES = (0.25, 0.5)           # judge shares of the mixed rows (the search's `judge`)
@@ -42,11 +43,11 @@ def _judge(aux, states, scale, draws, seed, out):
     scratch = np.zeros(pvnet.MAX_SEATS)
     s = np.zeros(states.shape[1], np.int32)
     for i in range(states.shape[0]):
-        p = jit.current_player(aux, states[i])
+        p = protocol.current_player(aux, states[i])
         total = 0.0
         for _ in range(draws):
             s[:] = states[i]
-            jit.determinize(aux, s, p, key)
+            protocol.determinize(aux, s, p, key)
             _evaluate(aux, s, ret, scratch, scale)
             total += ret[p]
         out[i] = total / draws
@@ -151,7 +152,7 @@ def main(argv=None) -> int:
     return 0
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -7,7 +7,7 @@ different releases must never mix.
 
 Children run on a snapshot of the source (`snapshot`), not on the working tree: every
 release then measures the same code for the whole run, and an edit elsewhere in the tree
-(which makes `tradewinds.jitcache` flush every cache) does not force a recompilation in
+(which makes `tradewinds.compiled.disk_cache` flush every cache) does not force a recompilation in
 every venv between rounds. The snapshot rewrites only files whose bytes changed.
 """
 

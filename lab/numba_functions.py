@@ -20,9 +20,9 @@ import time
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache
 from tradewinds.agents import heuristic
 from tradewinds.benchmarks.timing import ns_per_unit
+from tradewinds.compiled import disk_cache, protocol
 
 GAMES = 12          # recorded random games per game and player count
 MAX_STATES = 4000
@@ -78,7 +78,7 @@ def t_legal_mask(aux, states, mask, reps):
     acc = 0
     for _ in range(reps):
         for i in range(states.shape[0]):
-            jit.legal_mask(aux, states[i], mask)
+            protocol.legal_mask(aux, states[i], mask)
             acc += mask[i % mask.shape[0]]
     return acc
 
@@ -89,7 +89,7 @@ def t_step(aux, states, actions, buf, reps):
     for _ in range(reps):
         for i in range(states.shape[0]):
             _copy(states[i], buf)
-            acc += jit.step(aux, buf, actions[i])
+            acc += protocol.step(aux, buf, actions[i])
     return acc
 
 
@@ -98,7 +98,7 @@ def t_is_terminal(aux, states, reps):
     acc = 0
     for _ in range(reps):
         for i in range(states.shape[0]):
-            acc += jit.is_terminal(aux, states[i]) + jit.current_player(aux, states[i])
+            acc += protocol.is_terminal(aux, states[i]) + protocol.current_player(aux, states[i])
     return acc
 
 
@@ -107,7 +107,7 @@ def t_observe(aux, states, players, out, reps):
     acc = 0.0
     for _ in range(reps):
         for i in range(states.shape[0]):
-            jit.observe(aux, states[i], players[i], out)
+            protocol.observe(aux, states[i], players[i], out)
             acc += out[i % out.shape[0]]
     return acc
 
@@ -118,7 +118,7 @@ def t_determinize(aux, states, players, buf, key, reps):
     for _ in range(reps):
         for i in range(states.shape[0]):
             _copy(states[i], buf)
-            jit.determinize(aux, buf, players[i], key)
+            protocol.determinize(aux, buf, players[i], key)
             acc += buf[i % buf.shape[0]]
     return acc
 
@@ -198,7 +198,7 @@ def main(argv=None) -> int:
     return 0
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())
 
 if __name__ == "__main__":
     raise SystemExit(main())

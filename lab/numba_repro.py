@@ -232,7 +232,7 @@ def _legal_nrt_free(s, a):
 @njit(cache=True, _nrt=False)
 def phase_loop_nrt_free(s, mask, iters):
     """`phase_loop` with both functions compiled without numba's runtime (``_nrt=False``,
-    as `tradewinds.kernel_jit.kernel` compiles the kernels): no reference counts are
+    as `tradewinds.compiled.no_runtime.kernel` compiles the kernels): no reference counts are
     emitted, so none are left in the loop for the LLVM pass to miss."""
     acc = 0
     for i in range(iters):

@@ -1,12 +1,12 @@
 """The ``batch`` capability, written once for every game over the kernel protocol
-(`tradewinds.jit`): the kernels over ``[B, STATE_SIZE]`` batches, rows in parallel
+(`tradewinds.compiled.protocol`): the kernels over ``[B, STATE_SIZE]`` batches, rows in parallel
 (prange) from `PARALLEL_MIN` rows up. Smaller batches run serially in the caller's thread,
 where waking the worker threads would cost more than the work itself.
 
 The njit functions take the game's aux value first, so each compiles once per game and is
 cached. `Batch` puts them under the protocol's names (`tradewinds.protocol.BatchKernels`)
 for one game: option values are passed as ``*opts`` in the game's `parse_options` order.
-The random steps and playouts run each row on borrowed arguments (`tradewinds.borrow`):
+The random steps and playouts run each row on borrowed arguments (`tradewinds.compiled.borrow`):
 no atomic reference counting in the kernels' calls (not in the prange bodies themselves:
 numba's parfor lowering cannot take a rebound NamedTuple aux).
 """
@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tradewinds import jit, jitcache, rng
-from tradewinds.borrow import borrow
-from tradewinds.kernels import playout_into, random_action
+from tradewinds import rng
+from tradewinds.compiled import disk_cache, protocol
+from tradewinds.compiled.borrow import borrow
+from tradewinds.compiled.generic import playout_into, random_action
 
 PARALLEL_MIN = 512
 
@@ -27,10 +28,10 @@ PARALLEL_MIN = 512
 def init_batch(aux, states, num_players, seeds, opts):
     if states.shape[0] < PARALLEL_MIN:
         for i in range(states.shape[0]):
-            jit.init(aux, states[i], num_players, seeds[i], opts)
+            protocol.init(aux, states[i], num_players, seeds[i], opts)
     else:
         for i in prange(states.shape[0]):
-            jit.init(aux, states[i], num_players, seeds[i], opts)
+            protocol.init(aux, states[i], num_players, seeds[i], opts)
 
 
 @njit(cache=True, parallel=True)
@@ -38,30 +39,30 @@ def step_batch(aux, states, acts, errors):
     """step() on every row; errors[i] gets the code for row i."""
     if states.shape[0] < PARALLEL_MIN:
         for i in range(states.shape[0]):
-            errors[i] = jit.step(aux, states[i], acts[i])
+            errors[i] = protocol.step(aux, states[i], acts[i])
     else:
         for i in prange(states.shape[0]):
-            errors[i] = jit.step(aux, states[i], acts[i])
+            errors[i] = protocol.step(aux, states[i], acts[i])
 
 
 @njit(cache=True, parallel=True)
 def legal_mask_batch(aux, states, masks):
     if states.shape[0] < PARALLEL_MIN:
         for i in range(states.shape[0]):
-            jit.legal_mask(aux, states[i], masks[i])
+            protocol.legal_mask(aux, states[i], masks[i])
     else:
         for i in prange(states.shape[0]):
-            jit.legal_mask(aux, states[i], masks[i])
+            protocol.legal_mask(aux, states[i], masks[i])
 
 
 @njit(cache=True, parallel=True)
 def observe_batch(aux, states, players, out):
     if states.shape[0] < PARALLEL_MIN:
         for i in range(states.shape[0]):
-            jit.observe(aux, states[i], players[i], out[i])
+            protocol.observe(aux, states[i], players[i], out[i])
     else:
         for i in prange(states.shape[0]):
-            jit.observe(aux, states[i], players[i], out[i])
+            protocol.observe(aux, states[i], players[i], out[i])
 
 
 @njit(cache=True)
@@ -69,12 +70,12 @@ def _random_step_row(aux, s, mask, key, seeds, i, auto_reset, num_players, opts)
     """One random decision on row i; 1 if its game finished (restarted when auto_reset)."""
     aux, s, mask, key, seeds, opts = (borrow(aux), borrow(s), borrow(mask), borrow(key),
                                       borrow(seeds), borrow(opts))
-    jit.apply(aux, s, random_action(aux, s, mask, key))
-    if not jit.is_terminal(aux, s):
+    protocol.apply(aux, s, random_action(aux, s, mask, key))
+    if not protocol.is_terminal(aux, s):
         return 0
     if auto_reset:
         seeds[i] += 1
-        jit.init(aux, s, num_players, seeds[i], opts)
+        protocol.init(aux, s, num_players, seeds[i], opts)
     return 1
 
 
@@ -126,7 +127,7 @@ def _games(aux, s, num_players, first_seed, games, opts, key, mask):
     aux, s, opts, key, mask = borrow(aux), borrow(s), borrow(opts), borrow(key), borrow(mask)
     total = 0
     for g in range(games):
-        jit.init(aux, s, num_players, first_seed + g, opts)
+        protocol.init(aux, s, num_players, first_seed + g, opts)
         rng.seed_state(key, 0, first_seed + g)
         total += playout_into(aux, s, key, mask)
     return total
@@ -169,4 +170,4 @@ class Batch:
                             self.num_actions)
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

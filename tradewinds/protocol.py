@@ -8,7 +8,7 @@ A game is two things to the rest of the project:
   binds them the same way: its ``bindings.py`` makes that object (``KERNELS`` in Hansa,
   a `VoyageKernels` per map in Voyage) with the game's static data already filled in, so
   callers use one signature per kernel. The same kernels are also bound inside numba to
-  the generic ``tradewinds.jit`` names under the game's ``aux`` value (the capability
+  the generic ``tradewinds.compiled.protocol`` names under the game's ``aux`` value (the capability
   ``"jit"``: determinize, IS-MCTS, the envs' rewards, the batched VecEnv).
 - a `Game`: the kernels with the game's sizes, names, option parsing, state checks and
   the capabilities it declares (`Game.capabilities`, checked against the kernels when the
@@ -27,7 +27,7 @@ A game is two things to the rest of the project:
 | ``random_playout(s, key) -> int`` | ``random_playout`` | random legal play to the end |
 | ``turn_order(s, out)`` | ``turn_order`` | seats in playing order at the start of a game |
 | ``init_batch``, ``step_batch``, ... (`BatchKernels`) | ``batch`` | over ``[B, STATE_SIZE]`` |
-| (``aux`` bound by ``tradewinds.jit.bind``) | ``jit`` | the njit protocol (tradewinds/jit.py) |
+| (``aux`` bound by ``protocol.bind``) | ``jit`` | tradewinds/compiled/protocol.py |
 
 docs/adding_a_game.md walks through all of it on a tiny third game (tests/helpers/pebbles_env/).
 
@@ -179,7 +179,8 @@ def _members(protocol) -> tuple:
 
 
 REQUIRED_KERNELS = _members(GameKernels)
-# capability -> the kernels it needs (``jit`` needs `Game.aux` bound in tradewinds.jit)
+# capability -> the kernels it needs (``jit`` needs `Game.aux` bound in
+# tradewinds.compiled.protocol)
 CAPABILITIES = {
     "random_playout": _members(PlayoutKernels),
     "turn_order": _members(TurnOrderKernels),
@@ -267,7 +268,7 @@ class Game:
     parse_options: Callable             # (**options) -> tuple of extra init args
     illegal_reason: Callable            # (state, action) -> str
     validate_state: Callable            # (state) -> None or raises ValueError
-    aux: tuple = ()                     # the game's value for the njit protocol (tradewinds.jit)
+    aux: tuple = ()                     # the game's value for tradewinds.compiled.protocol
     # the optional capabilities the game has (keys of CAPABILITIES), checked when made
     capabilities: frozenset = frozenset()
     checks: StateChecks | None = None   # structural checks of states from outside (see top)
@@ -310,11 +311,12 @@ class Game:
         if missing:
             raise ValueError(f"{self.name}: the kernels lack {', '.join(missing)}")
         if "jit" in declared:
-            from tradewinds import jit
+            from tradewinds.compiled import protocol
 
-            if type(self.aux) not in jit.bound_games():
+            if type(self.aux) not in protocol.bound_games():
                 raise ValueError(f"{self.name}: capability 'jit' needs aux bound with "
-                                 f"tradewinds.jit.bind, got {type(self.aux).__name__}")
+                                 "tradewinds.compiled.protocol.bind, got "
+                                 f"{type(self.aux).__name__}")
         return declared
 
     def supports(self, capability: str) -> bool:
@@ -605,7 +607,7 @@ class Game:
         him resampled uniformly among what his observation allows, from `key` (an int seed,
         or an int32[2] generator state that is advanced). `state` is not changed."""
         self.require("jit", "determinize")
-        from tradewinds.kernels import determinize
+        from tradewinds.compiled.generic import determinize
 
         state = self.checked(state, play=True)
         self.check_seat(state, player)

@@ -19,8 +19,8 @@ did (`Game.is_truncated`): the same `scores` and `winners` the arena records
   every VP is 0, margin 0), so the payments of an episode sum to its final margin (minus
   that starting margin).
 
-Every function takes the game's `aux` value first (`tradewinds.jit`), so it compiles once
-per game and is cached; `start` and `payments` are the Python entry points.
+Every function takes the game's `aux` value first (`tradewinds.compiled.protocol`), so it
+compiles once per game and is cached; `start` and `payments` are the Python entry points.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache
+from tradewinds.compiled import disk_cache, protocol
 
 MODES = ("win", "zero_sum", "score")
 WIN, ZERO_SUM, SCORE = 0, 1, 2
@@ -47,7 +47,7 @@ def margins(aux, s, out):
     """out[p] = VP margin of seat p: (own VP - best other seat's VP) / SCORE_SCALE."""
     n = s[0]
     vp = np.zeros(n, dtype=np.int64)
-    jit.scores(aux, s, vp)
+    protocol.scores(aux, s, vp)
     for p in range(n):
         best = -(2 ** 62)
         for q in range(n):
@@ -65,7 +65,7 @@ def outcome(aux, s, mode, out):
         margins(aux, s, out)
         return
     w = np.zeros(n, dtype=np.float64)
-    jit.returns(aux, s, w)
+    protocol.returns(aux, s, w)
     if mode == WIN:
         for p in range(n):
             out[p] = w[p]
@@ -97,7 +97,7 @@ def pay(aux, s, mode, last, out):
             d = out[p] - last[p]
             last[p] = out[p]
             out[p] = d
-    elif jit.is_terminal(aux, s):
+    elif protocol.is_terminal(aux, s):
         outcome(aux, s, mode, out)
     else:
         for p in range(n):
@@ -130,4 +130,4 @@ def payments(game, state: np.ndarray, mode: int, last: np.ndarray) -> np.ndarray
     return out
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -7,8 +7,8 @@ out in docs/hansa_engine.md; the plain-Python references implement it independen
 
 import numpy as np
 
-from tradewinds import jitcache
-from tradewinds.kernel_jit import kernel
+from tradewinds.compiled import disk_cache
+from tradewinds.compiled.no_runtime import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -89,4 +89,4 @@ def pick_set(mask, key):
     return -1
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

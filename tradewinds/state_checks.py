@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from tradewinds import jitcache
+from tradewinds.compiled import disk_cache
 
 
 def rule_codes(rules) -> tuple:
@@ -81,7 +81,8 @@ def entry_points(checks, kernel, *, returns_need_play: bool) -> tuple:
     `signatures` and then turns compilation off. The closures hold modules and a flag
     only, which numba's cache keys by value (a dispatcher in a closure would never hit the
     cache). They are named after the game's checks module: a cache file of their own per
-    game, flushed by that module's `tradewinds.jitcache.refresh` when a source changed."""
+    game, flushed by that module's `tradewinds.compiled.disk_cache.refresh` when a source
+    changed."""
     made = (*_state_entry_points(checks, kernel),
             *_result_entry_points(checks, kernel, returns_need_play),
             *_loop_entry_points(checks, kernel))
@@ -196,4 +197,4 @@ def signatures(m_type) -> dict:
     }
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

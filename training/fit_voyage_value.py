@@ -21,10 +21,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, registry
+from tradewinds import registry
 from tradewinds.agents import policies, value_voyage
 from tradewinds.agents.heuristic_voyage import aux_routes
 from tradewinds.cli_args import ArgumentParser, int_at_least
+from tradewinds.compiled import protocol
 
 OUT = Path(value_voyage.__file__).parent / "value_voyage_fit.py"
 RIDGE = 1e-3
@@ -39,7 +40,7 @@ def _record_game(aux, s, key, every, num_actions, feats, shares):
     n = s[0]
     rows, steps = 0, 0
     f = np.empty(value_voyage.NW, dtype=np.float64)
-    while not jit.is_terminal(aux, s):
+    while not protocol.is_terminal(aux, s):
         if steps % every == 0:
             if rows == feats.shape[0]:
                 return -1
@@ -47,13 +48,13 @@ def _record_game(aux, s, key, every, num_actions, feats, shares):
                 value_voyage.features(s, aux.m, aux_routes(aux), p, f)
                 feats[rows, p, :] = f
             rows += 1
-        p = jit.current_player(aux, s)
+        p = protocol.current_player(aux, s)
         seen = s.copy()
-        jit.determinize(aux, seen, p, key)
-        jit.step(aux, s, policies.heuristic_action(aux, seen, mask, key))
+        protocol.determinize(aux, seen, p, key)
+        protocol.step(aux, s, policies.heuristic_action(aux, seen, mask, key))
         steps += 1
     ret = np.zeros(4, dtype=np.float64)
-    jit.returns(aux, s, ret)
+    protocol.returns(aux, s, ret)
     for r in range(rows):
         shares[r, :n] = ret[:n]
     return rows

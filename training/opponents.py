@@ -27,11 +27,12 @@ import inspect
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache, rng
+from tradewinds import rng
 
 # importing the heuristic agent binds both games' strategies to heuristic_action
 from tradewinds.agents import heuristic as _heuristic  # noqa: F401
 from tradewinds.agents import policies
+from tradewinds.compiled import disk_cache, protocol
 from tradewinds.protocol import KEY_SALT
 
 RANDOM, HEURISTIC, POLICY = 0, 1, 2
@@ -56,9 +57,9 @@ def opponent_action(aux, s, code, mask, seen, key):
     (int8[num_actions]) and `seen` (a state vector) are scratch buffers."""
     if code == HEURISTIC:
         seen[:] = s
-        jit.determinize(aux, seen, jit.current_player(aux, s), key)
+        protocol.determinize(aux, seen, protocol.current_player(aux, s), key)
         return policies.heuristic_action(aux, seen, mask, key)
-    jit.legal_mask(aux, s, mask)
+    protocol.legal_mask(aux, s, mask)
     return rng.pick_set(mask, key)
 
 
@@ -69,16 +70,16 @@ def advance(aux, s, seat, codes, key, mask, seen):
     `current_player`). FAILED: an opponent chose an action the kernel refused (the state
     is as before that action)."""
     while True:
-        if jit.is_terminal(aux, s):
+        if protocol.is_terminal(aux, s):
             return FINISHED
-        p = jit.current_player(aux, s)
+        p = protocol.current_player(aux, s)
         if p == seat:
             return LEARNER
         code = codes[p - 1] if p > seat else codes[p]
         if code >= POLICY:
             return WAITING
         a = opponent_action(aux, s, code, mask, seen, key)
-        if a < 0 or jit.step(aux, s, a) != 0:
+        if a < 0 or protocol.step(aux, s, a) != 0:
             return FAILED
 
 
@@ -136,4 +137,4 @@ class Frozen:
         return f"Frozen({type(self.model).__name__}, deterministic={self.deterministic})"
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

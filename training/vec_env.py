@@ -86,8 +86,9 @@ from gymnasium.utils import seeding
 from numba import njit
 from stable_baselines3.common.vec_env import VecEnv
 
-from tradewinds import jit, jitcache, registry, rewards
+from tradewinds import registry, rewards
 from tradewinds.aec import ILLEGAL_MODES, observation_box
+from tradewinds.compiled import disk_cache, protocol
 from tradewinds.protocol import Game, IllegalActionError
 from tradewinds.training import opponents as ops
 
@@ -161,7 +162,7 @@ def _begin(aux, i, rows, setup):
     """Row i starts the game pre-drawn for it (next_*: seed, seat, opponents); Python draws
     the following one."""
     s = rows.states[i]
-    jit.init(aux, s, setup.num_players, setup.next_seeds[i], setup.opts)
+    protocol.init(aux, s, setup.num_players, setup.next_seeds[i], setup.opts)
     rows.seats[i] = setup.next_seats[i]
     rows.codes[i, :] = setup.next_codes[i]
     ops.seed_key(setup.next_seeds[i], rows.keys[i])
@@ -225,14 +226,14 @@ def _apply(aux, i, rows, out, setup):
     st, s = rows.status[i], rows.states[i]
     if st == ACT:
         a = rows.acts[i]
-        if out.masks[i, a] == 0 or jit.step(aux, s, a) != 0:
+        if out.masks[i, a] == 0 or protocol.step(aux, s, a) != 0:
             _lose(aux, i, rows, out, setup)
             return 1
         rows.ep_len[i] += 1
         return 0
     if st == REPLY:
         a = rows.acts[i]
-        if a < 0 or a >= out.masks.shape[1] or jit.step(aux, s, a) != 0:
+        if a < 0 or a >= out.masks.shape[1] or protocol.step(aux, s, a) != 0:
             rows.status[i] = FAILED
             out.report[R_FAILED] += 1
             return -1
@@ -251,10 +252,10 @@ def _finish(aux, i, rows, out, setup):
     rewards.pay(aux, s, setup.mode, rows.last[i], rows.pay)
     out.rew[i] += rows.pay[seat]
     out.done[i] = 1
-    jit.observe(aux, s, seat, out.term_obs[i])
+    protocol.observe(aux, s, seat, out.term_obs[i])
     out.final_states[i, :] = s
-    jit.scores(aux, s, out.final_vp[i])
-    jit.returns(aux, s, out.final_ret[i])
+    protocol.scores(aux, s, out.final_vp[i])
+    protocol.returns(aux, s, out.final_ret[i])
     out.done_len[i] = rows.ep_len[i]
     out.done_ret[i] = rows.ep_ret[i] + out.rew[i]
     _begin(aux, i, rows, setup)
@@ -269,8 +270,8 @@ def _to_learner(aux, i, began, rows, out, mode):
         rewards.pay(aux, s, mode, rows.last[i], rows.pay)
         out.rew[i] += rows.pay[seat]
         rows.ep_ret[i] += rows.pay[seat]
-    jit.observe(aux, s, seat, out.obs[i])
-    jit.legal_mask(aux, s, out.masks[i])
+    protocol.observe(aux, s, seat, out.obs[i])
+    protocol.legal_mask(aux, s, out.masks[i])
     rows.status[i] = IDLE
 
 
@@ -279,10 +280,10 @@ def _to_predictor(aux, i, rows, out):
     """Row i waits on a predictor (WAIT): write the deciding seat's observation, mask and
     opponent code for Python's batched forward pass."""
     s, seat = rows.states[i], rows.seats[i]
-    p = jit.current_player(aux, s)
+    p = protocol.current_player(aux, s)
     out.wait_code[i] = rows.codes[i, p - 1] if p > seat else rows.codes[i, p]
-    jit.observe(aux, s, p, out.opp_obs[i])
-    jit.legal_mask(aux, s, out.opp_masks[i])
+    protocol.observe(aux, s, p, out.opp_obs[i])
+    protocol.legal_mask(aux, s, out.opp_masks[i])
     rows.status[i] = WAIT
     out.report[R_WAITING] += 1
 
@@ -736,4 +737,4 @@ class BatchedVecEnv(VecEnv):
         return attr_name in ("seat", "seats", "game_seed") or hasattr(self, attr_name)
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -3,7 +3,7 @@
 - `VoyageKernels`, the Python side (`tradewinds.protocol.GameKernels` and the
   capabilities ``random_playout``, ``turn_order`` and ``batch``): the njit kernels with
   the packed map filled in, so callers use the protocol's signatures (``step(s, a)``).
-- the njit side (`tradewinds.jit`): the aux value carries the packed map
+- the njit side (`tradewinds.compiled.protocol`): the aux value carries the packed map
   (`kernel.pack_map`) and the route tables the heuristic plans with (built once per map;
   their cost: docs/agents.md), so one compiled generic function serves every map.
 """
@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tradewinds import jit
 from tradewinds.batch import Batch
+from tradewinds.compiled import protocol
 from voyage_env import kernel as K
 from voyage_env.determinize import determinize
 from voyage_env.routes import plan_tables
@@ -87,7 +87,7 @@ def _init(aux, s, num_players, seed, opts):
     K.init_opts(s, aux.m, num_players, seed, opts)
 
 
-jit.bind(
+protocol.bind(
     VoyageAux,
     init=_init,
     step=lambda aux, s, a: K.step(s, aux.m, a),

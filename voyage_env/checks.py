@@ -14,7 +14,8 @@ import sys
 import numpy as np
 from numba import njit, types
 
-from tradewinds import jitcache, state_checks
+from tradewinds import state_checks
+from tradewinds.compiled import disk_cache
 from tradewinds.state_checks import first_out
 from voyage_env import kernel as K
 from voyage_env import rules as R
@@ -298,4 +299,4 @@ def check(s, m):
  check_batch) = state_checks.entry_points(sys.modules[__name__], K, returns_need_play=False)
 SIGNATURES = state_checks.signatures(types.Array(types.int32, 1, "C"))
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -33,8 +33,9 @@ and a determinization only reseeds the generator (the future dice and wreck roll
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache, rng
-from tradewinds.kernel_jit import kernel
+from tradewinds import rng
+from tradewinds.compiled import disk_cache
+from tradewinds.compiled.no_runtime import kernel
 from voyage_env import kernel as K
 from voyage_env import rules as R
 from voyage_env.state import ARRIVAL_NONE, GAME_OVER, PLAY
@@ -185,4 +186,4 @@ def determinize(s, m, player, key):
     rng.store(s, K.RNG, rng.next_u64(key, 0))
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

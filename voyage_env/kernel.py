@@ -16,8 +16,9 @@ auction from round 2 on (`end_round`), the auction kept.
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache, rng
-from tradewinds.kernel_jit import kernel
+from tradewinds import rng
+from tradewinds.compiled import disk_cache
+from tradewinds.compiled.no_runtime import kernel
 from voyage_env import actions as A
 from voyage_env import rules as R
 from voyage_env.board import GOODS
@@ -1332,4 +1333,4 @@ def random_playout(s, m, key):
     return steps
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

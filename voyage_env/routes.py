@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache
+from tradewinds.compiled import disk_cache
 from tradewinds.protocol import Game
 from voyage_env import kernel as K
 
@@ -351,4 +351,4 @@ class Router:
         return dist, via
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

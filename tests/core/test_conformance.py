@@ -42,8 +42,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import tradewinds
 from tests.helpers import pebbles_env
-from tradewinds import jit, registry
-from tradewinds import kernels as generic
+from tradewinds import registry
+from tradewinds.compiled import generic, protocol
 from tradewinds.protocol import CAPABILITIES, IllegalActionError
 
 
@@ -197,7 +197,7 @@ def test_capabilities_are_declared(name):
     game = registry.game(name)
     for capability, kernels in CAPABILITIES.items():
         has = (all(getattr(game.kernels, k, None) is not None for k in kernels) if kernels
-               else type(game.aux) in jit.bound_games())
+               else type(game.aux) in protocol.bound_games())
         assert game.supports(capability) == has, capability
     for n in range(game.min_players, game.max_players + 1):
         order = game.turn_order(game.new_state(n, n))
@@ -508,7 +508,7 @@ def test_batched_steps_equal_sequential_steps(name, n, options):
 
 @pytest.mark.parametrize("name, n, options", ALL)
 def test_apply_equals_step_on_every_legal_action(name, n, options):
-    """`jit.apply`, the unchecked step of random playouts and the search's descent, leaves
+    """`protocol.apply`, the unchecked step of random playouts and the search's descent, leaves
     the state `step` leaves for every legal action along random games (a game without its
     own `apply` gets `step`)."""
     game = registry.game(name)

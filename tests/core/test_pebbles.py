@@ -17,7 +17,8 @@ import pytest
 import tradewinds
 from tests.helpers import pebbles_env
 from tests.helpers.pebbles_env.reference import PebblesGame
-from tradewinds import kernels, registry, rewards
+from tradewinds import registry, rewards
+from tradewinds.compiled import generic
 from tradewinds.protocol import CAPABILITIES, REQUIRED_KERNELS, Game
 from tradewinds.studies import arena
 
@@ -191,21 +192,21 @@ def test_generic_functions_compiled_for_it_stay_off_disk(pebbles):
     from numba import typeof
     from numba.core import caching
 
-    from tradewinds import jitcache
+    from tradewinds.compiled import disk_cache
 
     hansa = tradewinds.game("hansa")
     for game in (hansa, GAME):
         s = game.new_state(2, 1)
         game.determinize(s, 0, 5)
         rewards.start(game, s)
-    for dispatcher in (kernels.determinize, rewards.margins):
+    for dispatcher in (generic.determinize, rewards.margins):
         index = dispatcher._cache._cache_file._load_index()
         names = " ".join(str(key[0]) for key in index)
         assert "PebblesAux" not in names, names
     assert getattr(caching.Cache.save_overload, "keeps_off_disk", False)
     s = hansa.new_state(2, 1)
-    assert jitcache._names_off_disk((typeof(GAME.aux), typeof(s)))
-    assert not jitcache._names_off_disk((typeof(hansa.aux), typeof(s)))
+    assert disk_cache._names_off_disk((typeof(GAME.aux), typeof(s)))
+    assert not disk_cache._names_off_disk((typeof(hansa.aux), typeof(s)))
 
 
 # ------------------------------------------------------------------ what Game checks

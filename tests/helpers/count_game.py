@@ -1,6 +1,7 @@
-"""A tiny counting game bound to tradewinds.jit, and checks of the generic functions on it.
+"""A tiny counting game bound to tradewinds.compiled.protocol, and checks of the generic
+functions on it.
 
-Run by tests/core/test_jit_protocol.py in a child process with a private NUMBA_CACHE_DIR: the
+Run by tests/core/test_compiled_protocol.py in a child process with a private NUMBA_CACHE_DIR: the
 generic functions' disk cache must not keep an entry for a class that only this script
 defines (other processes could not unpickle it).
 """
@@ -10,7 +11,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, kernels, rng
+from tradewinds import rng
+from tradewinds.compiled import generic, protocol
 
 TARGET = 10
 
@@ -59,7 +61,7 @@ def _determinize(aux, s, player, key):
     rng.store(s, 3, rng.next_u64(key, 0))
 
 
-jit.bind(
+protocol.bind(
     CountAux,
     init=_init,
     step=_step,
@@ -77,16 +79,16 @@ def check_playout():
     s = np.zeros(8, dtype=np.int32)
     s[0] = 2
     key = np.array([1, 2], dtype=np.int32)
-    steps = kernels.random_playout(AUX, s, key, 2)
+    steps = generic.random_playout(AUX, s, key, 2)
     assert s[1] >= TARGET and 5 <= steps <= 10
-    assert kernels.step(AUX, s, 0) == 1            # over: refused, untouched
+    assert generic.step(AUX, s, 0) == 1            # over: refused, untouched
     assert s[1] in (TARGET, TARGET + 1)
 
 
 def check_determinize():
     s = np.zeros(8, dtype=np.int32)
     s[0], s[1] = 3, 4
-    out = kernels.determinize(AUX, s, 0, np.array([5, 6], dtype=np.int32))
+    out = generic.determinize(AUX, s, 0, np.array([5, 6], dtype=np.int32))
     assert out is not s and np.array_equal(out[:3], s[:3])
     assert not np.array_equal(out[3:5], s[3:5])
     assert s[3] == s[4] == 0                       # the original is untouched

@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 
 from tests.helpers.voyage_helpers import force_rolls
-from tradewinds import kernels as TK
+from tradewinds.compiled import generic
 from tradewinds.protocol import as_key
 from voyage_env import GAME, scenario
 from voyage_env import kernel as K
@@ -247,7 +247,7 @@ def test_entry_points_agree():
     for player in range(3):
         in_place = s.copy()
         determinize(in_place, m, player, as_key(21))
-        assert np.array_equal(in_place, TK.determinize(GAME.aux, s, player, as_key(21)))
+        assert np.array_equal(in_place, generic.determinize(GAME.aux, s, player, as_key(21)))
         assert np.array_equal(in_place, GAME.determinize(s, player, 21))
     with pytest.raises(ValueError, match="player must be a seat 0..2"):
         GAME.determinize(s, 3, 0)

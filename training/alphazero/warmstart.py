@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache, rng
+from tradewinds import rng
 from tradewinds.agents import net_input, policies, pvnet
+from tradewinds.compiled import disk_cache, protocol
 from tradewinds.training.alphazero.selfplay import empty_records
 
 
@@ -23,7 +24,7 @@ def _net_action(aux, w, s, p, mask, hint, ob, logits, value_logits):
     """The raw net's arg-max over the legal actions, from seat p's net input (`hint`: the
     heuristic's choice there for a net that reads it, -1 for one that does not)."""
     num_obs = ob.shape[1] - mask.shape[0] if hint >= 0 else ob.shape[1]
-    jit.observe(aux, s, p, ob[0, :num_obs])
+    protocol.observe(aux, s, p, ob[0, :num_obs])
     net_input.write_hinted(ob[0], num_obs, hint)
     pvnet.forward(w, ob, logits, value_logits)
     best, pick = -np.inf, -1
@@ -54,26 +55,26 @@ def _play(aux, s, num_players, first_seed, games, every, opts, key, obs, masks, 
     net_share = np.int64((1.0 - beta) * (1 << 24))
     k = 0
     for g in range(games):
-        jit.init(aux, s, num_players, first_seed + g, opts)
+        protocol.init(aux, s, num_players, first_seed + g, opts)
         start = k
         d = g             # a different phase in each game
-        while not jit.is_terminal(aux, s):
-            p = jit.current_player(aux, s)
-            jit.legal_mask(aux, s, mask)
+        while not protocol.is_terminal(aux, s):
+            p = protocol.current_player(aux, s)
+            protocol.legal_mask(aux, s, mask)
             legal = 0
             for a in range(num_actions):
                 legal += mask[a] != 0
             seen = s.copy()
-            jit.determinize(aux, seen, p, key)
+            protocol.determinize(aux, seen, p, key)
             a = policies.heuristic_action(aux, seen, mask, key)
             if legal > 1:
                 d += 1
             if legal > 1 and d % every == 0:
                 if k >= obs.shape[0]:
                     return start, g
-                jit.observe(aux, s, p, obs[k, :num_obs])
+                protocol.observe(aux, s, p, obs[k, :num_obs])
                 net_input.write_hinted(obs[k], num_obs, a if hinted else -1)
-                jit.legal_mask(aux, s, masks[k])
+                protocol.legal_mask(aux, s, masks[k])
                 actions[k], seats[k], game_of[k] = a, p, g
                 if keep_states:
                     states[k, :] = s
@@ -81,8 +82,8 @@ def _play(aux, s, num_players, first_seed, games, every, opts, key, obs, masks, 
             if legal > 1 and beta < 1.0 and rng.below(key, 0, 1 << 24) < net_share:
                 a = _net_action(aux, w, s, p, mask, a if hinted else -1, ob, logits,
                                 value_logits)
-            jit.step(aux, s, a)
-        jit.returns(aux, s, ret)
+            protocol.step(aux, s, a)
+        protocol.returns(aux, s, ret)
         for q in range(ret.shape[0]):
             returns[g, q] = ret[q]
     return k, games
@@ -158,4 +159,4 @@ def _chunk(game, num_players: int, seed: int, games: int, every: int,
     return out
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

@@ -3,7 +3,7 @@
 - `KERNELS`, the Python side (`tradewinds.protocol.GameKernels` and the capabilities in
   `CAPABILITIES`): the njit functions under the protocol's names. Pebbles has no static
   data, so each is the kernel itself (Voyage binds its map here: voyage_env/bindings.py).
-- the njit side (`tradewinds.jit`): generic njit code (random playouts, determinize,
+- the njit side (`tradewinds.compiled.protocol`): generic njit code (random playouts, determinize,
   IS-MCTS, the envs' rewards) reaches Pebbles' kernels through its aux class.
 
 `cache=False`: `PebblesAux` lives in the tests, which other processes do not import, so
@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tradewinds import jit
 from tradewinds.batch import Batch
+from tradewinds.compiled import protocol
 
 from . import kernel as K
 from .state import STATE_SIZE
@@ -34,7 +34,7 @@ def _init(aux, s, num_players, seed, opts):
     K.init(s, num_players, seed, opts[0], opts[1])
 
 
-jit.bind(
+protocol.bind(
     PebblesAux,
     cache=False,
     init=_init,

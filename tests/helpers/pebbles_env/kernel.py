@@ -16,7 +16,8 @@ off the disk instead: see `pebbles_env.bindings`).
 import numpy as np
 from numba import njit
 
-from tradewinds import jitcache, rng
+from tradewinds import rng
+from tradewinds.compiled import disk_cache
 
 from .state import (
     CARD,
@@ -176,4 +177,4 @@ def random_playout(s, key):
     return steps
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

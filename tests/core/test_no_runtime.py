@@ -1,4 +1,4 @@
-"""`tradewinds.kernel_jit.kernel`: the kernels are compiled without reference counting,
+"""`tradewinds.compiled.no_runtime.kernel`: the kernels are compiled without reference counting,
 and the decorator refuses what it cannot compile (docs/numba.md, "Reference counts")."""
 
 from importlib import import_module
@@ -8,7 +8,7 @@ import pytest
 from numba.core.errors import TypingError
 from numba.core.registry import CPUDispatcher
 
-from tradewinds.kernel_jit import kernel
+from tradewinds.compiled.no_runtime import kernel
 
 # The functions of these modules that create arrays, and so keep numba's runtime. The
 # modules are looked up by name (import_module), not as attributes of their packages: a

@@ -1,46 +1,47 @@
-"""Generic njit functions over the kernel protocol (`tradewinds.jit`), written once for
-every game: the Python-callable protocol entry points, determinization into a copy, random
-playouts. Each is compiled once per game (per aux type) and cached.
+"""Generic njit functions over the kernel protocol (`tradewinds.compiled.protocol`),
+written once for every game: the Python-callable protocol entry points, determinization
+into a copy, random playouts. Each is compiled once per game (per aux type) and cached.
 
-Hot loops run on borrowed arguments (`tradewinds.borrow`): the game's kernels they call
-then pay no atomic reference counting per call.
+Hot loops run on borrowed arguments (`tradewinds.compiled.borrow`): the game's kernels
+they call then pay no atomic reference counting per call.
 """
 
 import numpy as np
 from numba import njit
 
-from tradewinds import jit, jitcache, rng
-from tradewinds.borrow import borrow
+from tradewinds import rng
+from tradewinds.compiled import disk_cache, protocol
+from tradewinds.compiled.borrow import borrow
 
 
 @njit(cache=True)
 def step(aux, s, a):
-    return jit.step(borrow(aux), borrow(s), a)
+    return protocol.step(borrow(aux), borrow(s), a)
 
 
 @njit(cache=True)
 def apply(aux, s, a):
-    """`jit.apply`: a legal action, unchecked (tests compare it with `step`)."""
-    jit.apply(borrow(aux), borrow(s), a)
+    """`protocol.apply`: a legal action, unchecked (tests compare it with `step`)."""
+    protocol.apply(borrow(aux), borrow(s), a)
 
 
 @njit(cache=True)
 def legal_mask(aux, s, mask):
-    jit.legal_mask(borrow(aux), borrow(s), borrow(mask))
+    protocol.legal_mask(borrow(aux), borrow(s), borrow(mask))
 
 
 @njit(cache=True)
 def determinize(aux, s, player, key):
     """A new state `player` cannot tell from `s`, hidden parts resampled from `key`."""
     out = s.copy()
-    jit.determinize(aux, out, player, key)
+    protocol.determinize(aux, out, player, key)
     return out
 
 
 @njit(cache=True)
 def random_action(aux, s, mask, key):
     """A uniformly random legal action, drawn from the generator at key[0:2]."""
-    jit.legal_mask(aux, s, mask)
+    protocol.legal_mask(aux, s, mask)
     return rng.pick_set(mask, key)
 
 
@@ -55,10 +56,10 @@ def playout_into(aux, s, key, mask):
     """random_playout with the caller's scratch `mask` (num_actions long)."""
     aux, s, key, mask = borrow(aux), borrow(s), borrow(key), borrow(mask)
     steps = 0
-    while not jit.is_terminal(aux, s):
-        jit.apply(aux, s, random_action(aux, s, mask, key))
+    while not protocol.is_terminal(aux, s):
+        protocol.apply(aux, s, random_action(aux, s, mask, key))
         steps += 1
     return steps
 
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())

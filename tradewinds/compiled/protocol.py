@@ -2,7 +2,7 @@
 
 Code that runs inside njit and is written once for every game (playouts, batches, search,
 rollout policies) calls the functions below with the game's *aux* value first:
-``jit.step(aux, s, a)``. A game binds its own kernels to these names with `bind`, keyed by
+``protocol.step(aux, s, a)``. A game binds its own kernels to these names with `bind`, keyed by
 the class of its aux value (a ``NamedTuple`` holding the game's static arrays: Voyage's
 packed map, nothing for Hansa). Numba resolves each call at compile time from the aux
 type, so a generic function is compiled once per game, inlines the game's kernels (no
@@ -26,10 +26,11 @@ Signatures (``s`` is a game's int32 state vector, ``mask`` an int8/uint8 action 
 
 A caveat of numba's cache: a cached generic function is not recompiled when only a
 game's kernel file changes. Clear ``__pycache__`` (or the ``NUMBA_CACHE_DIR``) after
-editing a kernel by hand; a fresh checkout, as in CI, has no cache. (`tradewinds.jitcache`
-does this for the project's own packages.) A game whose aux class other processes cannot
-import (one defined in a script or a test package) binds with ``cache=False``: its
-compilations of the generic functions then stay in memory, out of the shared disk cache.
+editing a kernel by hand; a fresh checkout, as in CI, has no cache.
+(`tradewinds.compiled.disk_cache` does this for the project's own packages.) A game whose
+aux class other processes cannot import (one defined in a script or a test package) binds
+with ``cache=False``: its compilations of the generic functions then stay in memory, out
+of the shared disk cache.
 
 The Python side of the protocol (the kernels a `tradewinds.Game` calls, and which
 capabilities a game declares) is `tradewinds.protocol`.
@@ -43,7 +44,7 @@ from numba import types
 from numba.core import errors
 from numba.extending import overload
 
-from tradewinds import jitcache
+from tradewinds.compiled import disk_cache
 
 PROTOCOL = ("init", "step", "legal_mask", "current_player", "is_terminal", "returns",
             "scores", "observe", "determinize", "apply")
@@ -51,46 +52,47 @@ PROTOCOL = ("init", "step", "legal_mask", "current_player", "is_terminal", "retu
 # `step`'s checks in loops that take their actions from the mask (random playouts, the
 # search's descent): a game without one gets `step` there.
 OPTIONAL = {"apply": "step"}
+NJIT_ONLY = "tradewinds.compiled.protocol functions are called from njit code only"
 
 
 def init(aux, s, num_players, seed, opts):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def step(aux, s, a):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def apply(aux, s, a):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def legal_mask(aux, s, mask):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def current_player(aux, s):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def is_terminal(aux, s):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def returns(aux, s, out):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def scores(aux, s, out):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def observe(aux, s, player, out):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 def determinize(aux, s, player, key):
-    raise NotImplementedError("tradewinds.jit functions are called from njit code only")
+    raise NotImplementedError(NJIT_ONLY)
 
 
 _BOUND: dict = {}      # aux class -> {protocol name: implementation}
@@ -127,8 +129,9 @@ def _protocol_picker(name):
         impls = _BOUND.get(aux_class)
         if impls is None:
             raise errors.TypingError(
-                f"tradewinds.jit.{name}: no game is bound for aux class "
-                f"{getattr(aux_class, '__name__', aux_class)}; call tradewinds.jit.bind")
+                f"tradewinds.compiled.protocol.{name}: no game is bound for aux class "
+                f"{getattr(aux_class, '__name__', aux_class)}; call "
+                "tradewinds.compiled.protocol.bind")
         return impls[name]
     return pick
 
@@ -149,7 +152,7 @@ def bind(aux_class, *, cache: bool = True, **impls) -> None:
     if missing or extra:
         raise ValueError(f"bind({aux_class.__name__}): missing {missing}, unknown {extra}")
     if not cache:
-        jitcache.keep_off_disk(aux_class)
+        disk_cache.keep_off_disk(aux_class)
     if aux_class in _BOUND:
         return
     # overload wants plain functions: an njit implementation is given by its Python source

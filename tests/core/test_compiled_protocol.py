@@ -1,4 +1,4 @@
-"""The njit kernel protocol (tradewinds/jit.py) and the cross-module cache guard.
+"""The njit kernel protocol (tradewinds/compiled/protocol.py) and the cross-module cache guard.
 
 tests/helpers/count_game.py binds a tiny counting game, so the generic functions are shown to
 work on a game the library has never seen: count up from 0; each decision adds 1 or 2;
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import ROOT
-from tradewinds import jit, jitcache
+from tradewinds.compiled import disk_cache, protocol
 
 COUNT_GAME = ROOT / "tests" / "helpers" / "count_game.py"
 LATE_BIND = ROOT / "tests" / "helpers" / "late_bind.py"
@@ -42,7 +42,7 @@ def test_generic_functions_run_a_newly_bound_game(tmp_path):
 
 def test_a_game_bound_during_a_compilation_does_not_break_it(tmp_path):
     """tests/helpers/late_bind.py binds a game while an njit function that calls
-    jit.is_terminal twice is being typed (as unpickling a cache index does)."""
+    protocol.is_terminal twice is being typed (as unpickling a cache index does)."""
     proc = _run_child(LATE_BIND, tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "late bind ok" in proc.stdout
@@ -50,10 +50,10 @@ def test_a_game_bound_during_a_compilation_does_not_break_it(tmp_path):
 
 def test_an_unloadable_cache_index_is_dropped_not_fatal(tmp_path, monkeypatch):
     """An index entry whose aux class cannot be imported (a game from a script) is flushed
-    by jitcache instead of failing every later call."""
+    by disk_cache instead of failing every later call."""
     (tmp_path / "cached_mod2.py").write_text(MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(jitcache, "fingerprint", lambda: "same")
+    monkeypatch.setattr(disk_cache, "fingerprint", lambda: "same")
     mod = importlib.import_module("cached_mod2")
     assert mod.f(1) == 2
     index = mod.f._cache._cache_file
@@ -61,7 +61,7 @@ def test_an_unloadable_cache_index_is_dropped_not_fatal(tmp_path, monkeypatch):
                         lambda self: (_ for _ in ()).throw(ModuleNotFoundError("gone")))
     flushed = []
     monkeypatch.setattr(type(mod.f._cache), "flush", lambda self: flushed.append(self))
-    jitcache.refresh(vars(mod))
+    disk_cache.refresh(vars(mod))
     assert flushed == [mod.f._cache]
     sys.modules.pop("cached_mod2")
 
@@ -74,7 +74,7 @@ def test_an_index_naming_a_module_still_being_imported_is_kept(
     the index is kept; the same miss on a module that finished importing flushes it."""
     (tmp_path / "cached_mod3.py").write_text(MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(jitcache, "fingerprint", lambda: "same")
+    monkeypatch.setattr(disk_cache, "fingerprint", lambda: "same")
     mod = importlib.import_module("cached_mod3")
     half = types.ModuleType("half_imported")
     half.__spec__ = ModuleSpec("half_imported", None)
@@ -85,20 +85,20 @@ def test_an_index_naming_a_module_still_being_imported_is_kept(
     monkeypatch.setattr(type(index), "_load_index", lambda self: (_ for _ in ()).throw(missing))
     flushed = []
     monkeypatch.setattr(type(mod.f._cache), "flush", lambda self: flushed.append(self))
-    jitcache.refresh(vars(mod))
+    disk_cache.refresh(vars(mod))
     assert flushed == ([] if still_importing else [mod.f._cache])
     sys.modules.pop("cached_mod3")
 
 
 GENERIC = '''
 from numba import njit
-from tradewinds import jitcache
+from tradewinds.compiled import disk_cache
 
 @njit(cache=True)
 def total(aux):
     return aux.x.sum()
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())
 '''
 
 BINDING = '''
@@ -135,28 +135,28 @@ def test_bind_names_what_is_missing_or_unknown():
         x: np.ndarray
 
     with pytest.raises(ValueError, match=r"missing \['determinize'.*unknown \['stepp'\]"):
-        jit.bind(Other, stepp=None, **{k: None for k in jit.PROTOCOL
+        protocol.bind(Other, stepp=None, **{k: None for k in protocol.PROTOCOL
                                       if k not in ("determinize", "step", "init")},
                  step=None, init=None)
-    assert Other not in jit.bound_games()
+    assert Other not in protocol.bound_games()
 
 
 def test_both_games_are_bound():
     import hansa_env.bindings as hb
     import voyage_env.bindings as vb
 
-    assert {hb.HansaAux, vb.VoyageAux} <= set(jit.bound_games())
+    assert {hb.HansaAux, vb.VoyageAux} <= set(protocol.bound_games())
 
 
 MODULE = '''
 from numba import njit
-from tradewinds import jitcache
+from tradewinds.compiled import disk_cache
 
 @njit(cache=True)
 def f(x):
     return x + 1
 
-jitcache.refresh(globals())
+disk_cache.refresh(globals())
 '''
 
 
@@ -164,7 +164,7 @@ def test_cache_is_dropped_when_a_numba_source_changes(tmp_path, monkeypatch):
     """A changed fingerprint flushes the module's cache index; an unchanged one keeps it."""
     (tmp_path / "cached_mod.py").write_text(MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(jitcache, "fingerprint", lambda: "first")
+    monkeypatch.setattr(disk_cache, "fingerprint", lambda: "first")
     mod = importlib.import_module("cached_mod")
     assert mod.f(1) == 2
     stamp = Path(mod.f._cache._cache_path) / "cached_mod.deps"   # beside numba's cache
@@ -176,7 +176,7 @@ def test_cache_is_dropped_when_a_numba_source_changes(tmp_path, monkeypatch):
     assert mod.f._cache._cache_file._load_index()
 
     sys.modules.pop("cached_mod")
-    monkeypatch.setattr(jitcache, "fingerprint", lambda: "second")
+    monkeypatch.setattr(disk_cache, "fingerprint", lambda: "second")
     mod = importlib.import_module("cached_mod")            # changed: flushed
     assert stamp.read_text() == "second"
     assert not mod.f._cache._cache_file._load_index()
@@ -188,14 +188,14 @@ def test_cache_stamp_covers_the_modules_kernels_compile_in():
     """State layouts and constants are compiled into the kernels as literals, so the
     stamp that flushes stale caches must cover them, not only files with numba code
     (a changed offset with a stale cache crashed the Voyage heuristic)."""
-    modules = jitcache._project_modules()
-    needed = jitcache.numba_dependencies(modules)
+    modules = disk_cache._project_modules()
+    needed = disk_cache.numba_dependencies(modules)
     for name in ("hansa_env.state", "voyage_env.state", "voyage_env.rules", "hansa_env.board",
                  "hansa_env.kernel", "tradewinds.agents.ismcts", "tradewinds.rng"):
         assert name in needed, name
     assert "tradewinds.store" not in needed and "tradewinds.studies.fpa" not in needed
     text = "from voyage_env import state as S, rules\nimport hansa_env.board\n"
-    assert jitcache._imported(text, modules) == {"voyage_env", "voyage_env.state",
+    assert disk_cache._imported(text, modules) == {"voyage_env", "voyage_env.state",
                                                  "voyage_env.rules", "hansa_env.board"}
 
 
@@ -203,30 +203,30 @@ def test_numba_code_is_what_numba_compiles_not_the_word():
     """A module holds numba code when it decorates or compiles with numba or binds a game's
     kernels; a docstring that speaks of njit functions (tradewinds/protocol.py) does not
     make it one (it is still in the stamp when numba code imports it)."""
-    modules = jitcache._project_modules()
-    holds = {n for n, p in modules.items() if jitcache.holds_numba_code(p.read_text())}
-    for name in ("tradewinds.kernels", "tradewinds.rng", "tradewinds.jit",
+    modules = disk_cache._project_modules()
+    holds = {n for n, p in modules.items() if disk_cache.holds_numba_code(p.read_text())}
+    for name in ("tradewinds.compiled.generic", "tradewinds.rng", "tradewinds.compiled.protocol",
                  "tradewinds.agents.policies",
                  "hansa_env.bindings", "voyage_env.kernel", "tradewinds.training.opponents",
                  "tradewinds.training.vec_env"):
         assert name in holds, name
-    for name in ("tradewinds.protocol", "tradewinds.jitcache", "tradewinds.studies.arena",
-                 "tradewinds.cli_args"):
+    for name in ("tradewinds.protocol", "tradewinds.compiled.disk_cache",
+                 "tradewinds.studies.arena", "tradewinds.cli_args"):
         assert name not in holds, name
-    assert "tradewinds.training.vec_env" in jitcache.numba_dependencies(modules)
+    assert "tradewinds.training.vec_env" in disk_cache.numba_dependencies(modules)
     for text in ("@njit(cache=True)\ndef f(x):\n    return x\n",
                  "import numba\n\n@numba.njit\ndef f(x):\n    return x\n",
                  "@kernel\ndef f(s):\n    return s[0]\n",
                  '@kernel(inline="always")\ndef f(s):\n    return s[0]\n',
                  "g = njit(cache=True)(f)\n",
                  "    overload(step, jit_options=opts)(impl)\n",
-                 "jit.bind(\n    Aux,\n)\n"):
-        assert jitcache.holds_numba_code(text), text
-    for text in ('"""Generic njit functions; see jit.bind and overload."""\n',
+                 "protocol.bind(\n    Aux,\n)\n"):
+        assert disk_cache.holds_numba_code(text), text
+    for text in ('"""Generic njit functions; see protocol.bind and overload."""\n',
                  "# an njit call fused with the kernel call\nx = 1\n",
                  "import numba\nversion = numba.__version__\n",
                  "caching.Cache.save_overload = _guarded(caching.Cache.save_overload)\n"):
-        assert not jitcache.holds_numba_code(text), text
+        assert not disk_cache.holds_numba_code(text), text
 
 
 def test_openmp_threads_wait_passively_after_a_short_spin():

@@ -1,8 +1,9 @@
 """Keep numba's on-disk cache honest across modules.
 
 numba checks a cached function against its own source file only. A function that calls
-into another module (a generic search calling a game's `step` through `tradewinds.jit`, a
-kernel calling `tradewinds.rng`) keeps running the old callee after that module changes.
+into another module (a generic search calling a game's `step` through
+`tradewinds.compiled.protocol`, a kernel calling `tradewinds.rng`) keeps running the old
+callee after that module changes.
 `refresh(globals())`, at the end of a module with njit functions, drops the module's
 cached functions when any first-party source file changed since they were cached: the
 stamp is the size and modification time of every ``.py`` file of the project's packages
@@ -11,8 +12,8 @@ layouts and constants are compiled in as literals: a changed offset must recompi
 users).
 A fresh checkout has no cache, so this matters to people editing kernels, not to CI.
 It also flushes an index that cannot be loaded (see `_drop_unreadable`), and keeps the
-compilations for games bound with ``tradewinds.jit.bind(..., cache=False)`` out of the
-disk cache (`keep_off_disk`).
+compilations for games bound with ``tradewinds.compiled.protocol.bind(..., cache=False)``
+out of the disk cache (`keep_off_disk`).
 """
 
 from __future__ import annotations
@@ -72,24 +73,25 @@ def _imported(text: str, modules: dict[str, Path]) -> set[str]:
 
 # Numba code is what numba compiles: a function under one of its decorators, a call of
 # njit or overload at the start of a statement (``f = njit(cache=True)(g)``, ``overload(init,
-# ...)(impl)``), or a game's kernels bound with ``tradewinds.jit.bind``. The words alone (a
-# docstring speaking of "njit functions", as tradewinds/protocol.py does) are not.
+# ...)(impl)``), or a game's kernels bound with ``protocol.bind``
+# (`tradewinds.compiled.protocol`). The words alone (a docstring speaking of "njit
+# functions", as tradewinds/protocol.py does) are not.
 _DECORATOR = re.compile(r"@[ \t]*(?:numba\.)?(?:njit|jit|kernel|overload\w*|generated_jit|vectorize"
                         r"|guvectorize|cfunc|stencil|intrinsic|register_jitable)\b")
 _CALL_TAIL = re.compile(r"\w*[ \t]*\(")
-_CALL_LEAD = re.compile(r"[ \t]*(?:[\w.]+[ \t]*=[ \t]*)?(?:numba\.|tradewinds\.)?")
+_CALL_LEAD = re.compile(r"[ \t]*(?:[\w.]+[ \t]*=[ \t]*)?(?:numba\.|tradewinds\.compiled\.)?")
 
 
 def holds_numba_code(text: str) -> bool:
     """Whether a module's source compiles something with numba: a decorator of numba's at
-    the start of a line, or a call of njit, overload or jit.bind that starts a statement
+    the start of a line, or a call of njit, overload or protocol.bind that starts a statement
     (alone or assigned). Only the places that name them are looked at (str.find: a regex
     scan of every module would cost more than the rest of `fingerprint`)."""
     for m in _DECORATOR.finditer(text):
         line = text.rfind("\n", 0, m.start()) + 1
         if not text[line:m.start()].strip():
             return True
-    for word in ("njit", "overload", "jit.bind"):
+    for word in ("njit", "overload", "protocol.bind"):
         at = text.find(word)
         while at >= 0:
             line = text.rfind("\n", 0, at) + 1
