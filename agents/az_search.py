@@ -20,7 +20,7 @@ P the prior renormalised over the legal actions; an action not tried yet is valu
 net's value of the node for p, less ``fpu_reduction`` (first-play urgency).
 
 With ``judge`` j > 0 a leaf's value is (1 - j) times the net's plus j times the game's own
-judgement of the leaf (`agents.ismcts._evaluate`: the fitted position values, and in the
+judgement of the leaf (`agents.playouts.judge`: the fitted position values, and in the
 Voyage game the endgame played out), AlphaGo's mix of a value net and an evaluation; 0,
 the default, is AlphaZero's net alone. With ``judge_depth`` d > 0 that judgement comes
 after d decisions of the game's heuristic played from the leaf (-1: to the end), as
@@ -44,14 +44,13 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls, l
 from numba import njit
 from threadpoolctl import ThreadpoolController
 
-from tradewinds.agents import gumbel, net_input, pvnet
-from tradewinds.agents.ismcts import ROLLOUTS, _evaluate, _legal_list, _rollout, _scratch_mask
+from tradewinds.agents import gumbel, net_input, playouts, pvnet
 from tradewinds.compiled import disk_cache, protocol
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
 PRIOR_FLOOR = 1e-3      # prior mass spread over legal actions the net gave nothing to
-HEURISTIC = ROLLOUTS["heuristic"]
+HEURISTIC = playouts.ROLLOUTS["heuristic"]
 _BLAS = None            # a ThreadpoolController, made on first use
 
 
@@ -221,7 +220,7 @@ def _descend(aux, s, g, f, path, buf, words, legal, c, fpu_reduction, forced):
         if expanded[g, node] == 0:
             return depth, node, False
         protocol.legal_mask(aux, s, mask)
-        k = _legal_list(buf, words, legal)
+        k = playouts.legal_list(buf, words, legal)
         p = protocol.current_player(aux, s)
         a = _select(prior[g], children[g], visits[g], avail[g], value[g], netval[g], node,
                     legal, k, p, c, fpu_reduction)
@@ -280,7 +279,7 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
     judge, judge_depth = knobs.judge, knobs.judge_depth
     games = roots.shape[0]
     num_actions = children.shape[2]
-    buf, words = _scratch_mask(num_actions)
+    buf, words = playouts.scratch_mask(num_actions)
     legal = np.zeros(buf.shape[0], dtype=np.int64)
     ret = np.zeros(pvnet.MAX_SEATS, dtype=np.float64)
     pending = np.zeros(games, dtype=np.int64)
@@ -326,9 +325,9 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
                     masks[i, :num_actions], roots[g, 0], observer[i], ret)
             if judge > 0.0:             # states[g] still holds this leaf
                 if judge_depth != 0:
-                    _rollout(aux, states[g], buf[:num_actions], words, keys[g], HEURISTIC,
-                             judge_depth)
-                _evaluate(aux, states[g], judged, scratch, knobs.judge_scale)
+                    playouts.rollout(aux, states[g], buf[:num_actions], words, keys[g],
+                                     HEURISTIC, judge_depth)
+                playouts.judge(aux, states[g], judged, scratch, knobs.judge_scale)
                 for q in range(ret.shape[0]):
                     ret[q] = (1.0 - judge) * ret[q] + judge * judged[q]
             _backup(visits, value, mover, rootsum, g, paths[g], depth[i], ret)

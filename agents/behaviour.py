@@ -7,6 +7,12 @@ versions of the modules an agent plays with (`PARTS`) and digests of the data it
 with (a net's weights, shape and search settings; a checkpoint's bytes; the fitted leaf
 judgement's weights) into one string, for example
 ``ismcts/1 heuristic/1 policies/1 heuristic_voyage/1 value_voyage/1@1a2b3c4d5e6f``.
+A module split out of a labelled one so that two agents can share it (`VERSIONED_BY`:
+the searches' rollouts and leaf judgement, the Voyage heuristic's plan) declares no
+version of its own: the label of the module it came from versions it, and every agent
+that plays with it names that label. A change there that makes a decision differently
+bumps the ``BEHAVIOUR`` of the module it came from; moving code between the two changes
+no identity.
 The rated ladders (`studies.evaluate`) keep it per member, with a replay record
 (`studies.replay`) that holds the declaration honest: the same identity must make the
 same decisions on the record's seeds (tests/studies/test_replay.py).
@@ -52,6 +58,12 @@ PARTS = {
 }
 USES_STRATEGY = {"heuristic", "noisy", "mcts", "net", "az", "dest"}
 USES_JUDGEMENT = {"mcts", "az", "dest"}
+# shared module -> the label that versions it: the label of the module it was split from,
+# named by every identity whose modules import it (tests/studies/test_replay.py)
+VERSIONED_BY = {
+    "tradewinds.agents.playouts": "ismcts",
+    "tradewinds.agents.plan_voyage": "heuristic_voyage",
+}
 
 
 def version(label: str) -> str:
@@ -128,17 +140,22 @@ def _data(base: str, spec: str | None, game: str, players: int | None) -> list[s
     return []
 
 
+def labels(base: str, game: str) -> list[str]:
+    """The labels a shipped agent's identity names on `game`: its `PARTS` and its game's."""
+    out = list(PARTS[base])
+    if base in USES_STRATEGY:
+        out += STRATEGIES.get(game, ())
+    if base in USES_JUDGEMENT:
+        out += JUDGEMENTS.get(game, ())
+    if base == "az":
+        out += PLANNERS.get(game, ())
+    return list(dict.fromkeys(out))
+
+
 def shipped_identity(base: str, spec: str | None, game: str, players: int | None) -> str:
     """The identity of a shipped agent (`PARTS`), its game's parts and its data."""
-    labels = list(PARTS[base])
-    if base in USES_STRATEGY:
-        labels += STRATEGIES.get(game, ())
-    if base in USES_JUDGEMENT:
-        labels += JUDGEMENTS.get(game, ())
-    if base == "az":
-        labels += PLANNERS.get(game, ())
     tokens = []
-    for label in dict.fromkeys(labels):
+    for label in labels(base, game):
         token = version(label)
         if label == "value_voyage":
             token += f"@{judgement_digest()}"

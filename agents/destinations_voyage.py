@@ -27,18 +27,18 @@ from numba import njit
 
 from tradewinds.agents import policies
 from tradewinds.agents.heuristic import decide, rng_key
-from tradewinds.agents.heuristic_voyage import (
+from tradewinds.agents.heuristic_voyage import step_toward
+from tradewinds.agents.plan_voyage import (
     DISC,
     INF,
     P_LAMBDA,
     PARAMS,
     PLAN_WEIGHTS,
-    _denial,
-    _plan_with,
-    _port_values,
     aux_routes,
+    denial_values,
+    plan_with,
+    port_values,
     route_context,
-    step_toward,
 )
 from tradewinds.compiled import disk_cache, protocol
 from voyage_env import actions as A
@@ -56,7 +56,7 @@ DRAWS = 32
 def candidates(s, m, wts, routes, prm, out):
     """Fill out[:n] with the targets worth a search for the decider of `s` and return n:
     the heuristic's own target first (-1 when it has none), then the reachable ports worth
-    something (`_port_values`) and Lisbon (worth 0 here), best first by worth less
+    something (`plan_voyage.port_values`) and Lisbon (worth 0 here), best first by worth less
     `P_LAMBDA` VP per disc of the way."""
     p = s[K.DECIDER]
     x = s[K.SHIP + p]
@@ -64,8 +64,8 @@ def candidates(s, m, wts, routes, prm, out):
     wt, dist, via, valid = route_context(s, m, wts, routes, p, prm)
     dx = np.empty(P + 1, dtype=np.int32)
     worth = np.empty(P, dtype=np.float64)
-    _port_values(s, m, p, prm, _denial(s, m, prm), worth)
-    own = _plan_with(s, m, wt, dist, via, valid, dx, p, prm, True, worth)
+    port_values(s, m, p, prm, denial_values(s, m, prm), worth)
+    own = plan_with(s, m, wt, dist, via, valid, dx, p, prm, True, worth)
     score = np.full(P + 1, -np.inf)
     for port in range(P):
         if dx[port] < INF and K.portf(m, port, K.P_HEX) != x and worth[port] > 0:

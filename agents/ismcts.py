@@ -30,23 +30,19 @@ per decision; the search stops at whichever limit comes first). Defaults per gam
 from __future__ import annotations
 
 import math
-import sys
 import time
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from tradewinds import rng
-from tradewinds.agents import heuristic, policies
+from tradewinds.agents import heuristic, playouts, policies
 from tradewinds.compiled import disk_cache, protocol
 from tradewinds.compiled.no_runtime import kernel
 
 BEHAVIOUR = 1   # bumped by hand when a change makes any decision differently (agents.behaviour)
 
-ROLLOUTS = {"random": 0, "heuristic": 1}
 # Settings per game, from head-to-head measurements against the heuristic (docs/agents.md,
 # benchmarks/agents.py). Hansa: PUCT with the heuristic as prior and no rollout: each leaf
 # is judged by the heuristic's position values (hands, talers, majorities) — its heuristic
@@ -63,150 +59,11 @@ CHUNK = 64    # iterations per njit call when a time budget is set
 FULL = -2     # `_untried_child`: untried actions, but no room in the tree
 
 
-# ---- scratch, allocated once per search call and reused by every iteration
-
-
-@njit(cache=True)
-def _scratch_mask(num_actions):
-    """A zeroed int8 action mask padded to whole 64-bit words, and the same bytes viewed as
-    uint64 words. The kernels fill `buf[:num_actions]`; the padding stays 0, so the legal
-    actions are counted and found eight at a time (`_count_set`, `_nth_set`)."""
-    buf = np.zeros((num_actions + 7) // 8 * 8, dtype=np.int8)
-    return buf, buf.view(np.uint64)
-
-
-_ONES = np.uint64(0x0101010101010101)       # one bit per byte of a 64-bit word
-_LITTLE = sys.byteorder == "little"          # byte j of a word is bits 8j..8j+7
-
-
-@kernel
-def _set_bytes(w):
-    """The word with bit 8j set where byte j of `w` is not 0, every other bit 0."""
-    w |= w >> np.uint64(4)
-    w |= w >> np.uint64(2)
-    w |= w >> np.uint64(1)
-    return w & _ONES
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """The set bits of a uint64: LLVM's ctpop, one instruction on CPUs with popcnt."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.uint64(types.uint64), codegen
-
-
-@intrinsic
-def _trailing_zeros(typingctx, x):
-    """The zero bits below the lowest set bit of a nonzero uint64: LLVM's cttz."""
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-    return types.uint64(types.uint64), codegen
-
-
-@kernel
-def _count_set(w):
-    """How many bytes of the 64-bit word `w` are not 0."""
-    return np.int64(_popcount(_set_bytes(w)))
-
-
-@kernel
-def _nth_set(w, r):
-    """Where in memory (0..7) the r-th (from 0) nonzero byte of the word `w` lies, the
-    bytes taken in memory order."""
-    x = _set_bytes(w)
-    if not _LITTLE:                          # memory order is high bits first
-        x = _byte_reverse(x)
-    for _ in range(r):
-        x &= x - np.uint64(1)                # drop the lowest
-    return np.int64(_trailing_zeros(x) >> np.uint64(3))    # bit 8j: byte j
-
-
-@kernel
-def _byte_reverse(x):
-    out = np.uint64(0)
-    for _ in range(8):
-        out = (out << np.uint64(8)) | (x & np.uint64(0xFF))
-        x >>= np.uint64(8)
-    return out
-
-
-@kernel
-def _legal_list(buf, words, out):
-    """The actions set in the padded mask `buf` (`words`: its uint64 view) into `out`
-    (as long as `buf`), ascending; returns how many."""
-    k = 0
-    for i in range(words.shape[0]):
-        if words[i] != 0:
-            for a in range(i * 8, i * 8 + 8):
-                out[k] = a
-                k += buf[a] != 0
-    return k
-
-
 @kernel
 def _copy_into(dst, src):
     """dst[:] = src as a plain loop (numba's slice assignment is several times slower)."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
-
-
-@njit(cache=True)
-def _rollout(aux, s, mask, words, key, kind, depth):
-    """Play the rollout policy for `depth` decisions (all the way when depth < 0).
-    `mask` is `buf[:num_actions]` and `words` its 8-byte view (`_scratch_mask`)."""
-    if kind != 1:
-        _random_steps(aux, s, mask, words, key, depth)
-        return
-    steps = 0
-    while not protocol.is_terminal(aux, s) and steps != depth:
-        protocol.step(aux, s, policies.heuristic_action(aux, s, mask, key))
-        steps += 1
-
-
-@kernel
-def _random_steps(aux, s, mask, words, key, depth):
-    """Uniformly random legal actions for `depth` decisions (all the way when depth < 0):
-    the action `tradewinds.rng.pick_set` picks from the same mask and key (one draw,
-    ascending order), counted and found eight actions at a time. A kernel (no reference
-    counts, docs/numba.md): the playouts are most of a random-rollout search's time."""
-    steps = 0
-    while not protocol.is_terminal(aux, s) and steps != depth:
-        protocol.legal_mask(aux, s, mask)
-        k = 0
-        for i in range(words.shape[0]):
-            k += _count_set(words[i])
-        a = -1
-        if k > 0:
-            r = rng.below(key, 0, k)
-            for i in range(words.shape[0]):
-                c = _count_set(words[i])
-                if r < c:
-                    a = i * 8 + _nth_set(words[i], r)
-                    break
-                r -= c
-        protocol.apply(aux, s, a)
-        steps += 1
-
-
-@njit(cache=True)
-def _evaluate(aux, s, ret, values, scale):
-    """Per-seat value of `s`: the returns of a finished game; otherwise a win chance
-    guessed from each seat's lead over the best other seat in the game's judgement of the
-    position (`policies.position_values`: expected final VP), 1 / (1 + exp(-lead/scale))."""
-    if protocol.is_terminal(aux, s):
-        protocol.returns(aux, s, ret)
-        return
-    policies.position_values(aux, s, values)
-    n = s[0]
-    for p in range(ret.shape[0]):
-        ret[p] = 0.0
-    for p in range(n):
-        best = -1e300
-        for q in range(n):
-            if q != p and values[q] > best:
-                best = values[q]
-        ret[p] = 1.0 / (1.0 + math.exp(-(values[p] - best) / scale))
 
 
 class Tree(NamedTuple):
@@ -237,7 +94,7 @@ class Settings(NamedTuple):
 
     c: float
     prior: float             # > 0: PUCT with the heuristic's prior; 0: UCB
-    rollout_kind: int        # ROLLOUTS
+    rollout_kind: int        # playouts.ROLLOUTS
     rollout_depth: int
     scale: float
 
@@ -343,7 +200,7 @@ def _descend(aux, s, key, how, tree, buf, words, legal, path):
         if puct and tree.hint[node] < 0:
             tree.hint[node] = policies.heuristic_action(aux, s, mask, key)
         protocol.legal_mask(aux, s, mask)
-        k = _legal_list(buf, words, legal)
+        k = playouts.legal_list(buf, words, legal)
         p = protocol.current_player(aux, s)
         if puct:
             a = _select_puct(tree, node, legal, k, how.c, how.prior, fpu)
@@ -380,7 +237,7 @@ def iterate(aux, root, player, key, iterations, how, tree):
     """Run `iterations` SO-ISMCTS iterations from the searcher `player`'s information set
     at `root`, growing `tree` (a `Tree`) as `how` (`Settings`) says: each draws a
     determinization, descends (`_descend`), rolls out, judges the leaf and backs up."""
-    buf, words = _scratch_mask(tree.children.shape[1])
+    buf, words = playouts.scratch_mask(tree.children.shape[1])
     mask = buf[:tree.children.shape[1]]
     legal = np.zeros(buf.shape[0], dtype=np.int64)
     ret = np.zeros(4, dtype=np.float64)
@@ -391,8 +248,8 @@ def iterate(aux, root, player, key, iterations, how, tree):
         _copy_into(s, root)
         protocol.determinize(aux, s, player, key)
         depth = _descend(aux, s, key, how, tree, buf, words, legal, path)
-        _rollout(aux, s, mask, words, key, how.rollout_kind, how.rollout_depth)
-        _evaluate(aux, s, ret, values, how.scale)
+        playouts.rollout(aux, s, mask, words, key, how.rollout_kind, how.rollout_depth)
+        playouts.judge(aux, s, ret, values, how.scale)
         _backup(path, depth, ret, tree.visits, tree.value, tree.mover)
 
 
@@ -424,12 +281,12 @@ def search(game, state, player: int, key: np.ndarray, simulations: int = 400,
            prior: float = 0.0):
     """Run SO-ISMCTS for `player` (the decider of `state`); returns (action, tree).
     `action_mask`: the decider's legal actions (his own knowledge; computed if None).
-    `depth`: rollout decisions before the position is judged (`_evaluate`; `scale` VP per
+    `depth`: rollout decisions before the position is judged (`playouts.judge`; `scale` VP per
     unit of log-odds); -1 plays rollouts to the end of the game. `prior` > 0: PUCT
     selection with that much prior weight on the heuristic's action; 0: UCB with
     availability counts (`_descend`)."""
     tree = new_tree(simulations + 1, game.num_actions)
-    how = Settings(float(c), float(prior), ROLLOUTS[rollout], int(depth), float(scale))
+    how = Settings(float(c), float(prior), playouts.ROLLOUTS[rollout], int(depth), float(scale))
     if time_budget is None:
         iterate(game.aux, state, player, key, simulations, how, tree)
     else:
@@ -467,8 +324,8 @@ class ISMCTSAgent:
                 raise ValueError(f"mcts:<simulations> needs an integer, got mcts:{spec}") from None
         if not isinstance(simulations, (int, np.integer)) or simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
+        if rollout not in playouts.ROLLOUTS:
+            raise ValueError(f"rollout must be one of {sorted(playouts.ROLLOUTS)}, got {rollout!r}")
         if not c >= 0:
             raise ValueError(f"c must be >= 0, got {c!r}")
         if not isinstance(depth, (int, np.integer)) or depth < -1:

@@ -1,7 +1,7 @@
 """A fitted judgement of Voyage positions: each seat's chance to win, for the search's leaves.
 
 The search judges a leaf by each seat's lead in `agents.policies.position_values`
-(`agents.ismcts._evaluate`: win chance = 1 / (1 + exp(-lead / scale))). The VP on the
+(`agents.playouts.judge`: win chance = 1 / (1 + exp(-lead / scale))). The VP on the
 track alone misjudges Voyage positions: a ship with the tile's pepper three turns from
 Lisbon holds 10 VP that the track shows only on docking, and a step toward Calicut shows
 nothing for several turns. This judgement is a conditional logit (one score per seat,
@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from tradewinds.agents import heuristic_voyage as HV
+from tradewinds.agents import plan_voyage as PV
 from tradewinds.agents.policies import bind_values
 from tradewinds.compiled import disk_cache
 from voyage_env import kernel as K
@@ -59,7 +60,7 @@ FEATURES = (
     "open_targets",       # own target ports nobody has discovered yet (V51)
     "docked",             # in the Lisbon port for the rest of the round (V47)
 )
-# (*) in discs as the heuristic plans routes (agents.heuristic_voyage: free current steps,
+# (*) in discs as the heuristic plans routes (agents.plan_voyage: free current steps,
 # pirates, penalties for red and blue spaces at the seat's risk level), at most ROUTE_CAP.
 # The weights are fitted on the standard game; the variants (simple deck, Black Ship, dice
 # movement) use them as they are.
@@ -102,11 +103,11 @@ def features(s, m, routes, p, out):
     K.scores(s, m, vp)
     out[0] = vp[p]
     out[1] = s[K.TILES + p]
-    prm = HV.PARAMS
-    wt, dist, via, valid = HV.route_context(s, m, HV.PLAN_WEIGHTS, routes, p, prm)
+    prm = PV.PARAMS
+    wt, dist, via, valid = PV.route_context(s, m, PV.PLAN_WEIGHTS, routes, p, prm)
     dx = np.empty(m[K.M_P] + 1, dtype=np.int32)
-    HV.dists_from(m, wt, dist, via, valid, s[K.SHIP + p], dx)
-    home = min(dx[m[K.M_P]], ROUTE_CAP * HV.DISC) / HV.DISC
+    PV.dists_from(m, wt, dist, via, valid, s[K.SHIP + p], dx)
+    home = min(dx[m[K.M_P]], ROUTE_CAP * PV.DISC) / PV.DISC
     pepper = s[K.CUBES + p * K.NG + R.PEPPER] == 1
     cargo = 0.0
     for g in range(K.NG):
@@ -116,10 +117,10 @@ def features(s, m, routes, p, out):
     out[3] = home if pepper else 0.0
     out[4] = cargo
     out[5] = home if cargo > 0 else 0.0
-    if not pepper and HV.can_load(s, p, R.PEPPER):
-        port = HV.pepper_port(s, m, wt, dist, via, valid, dx)
+    if not pepper and PV.can_load(s, p, R.PEPPER):
+        port = PV.pepper_port(s, m, wt, dist, via, valid, dx)
         if port >= 0:
-            out[6] = min(dx[port], ROUTE_CAP * HV.DISC) / HV.DISC
+            out[6] = min(dx[port], ROUTE_CAP * PV.DISC) / PV.DISC
     out[7] = s[K.UPGRADED + p]
     for k in range(K.NUM_SHIPS):
         out[8] += s[K.WRECKED + p * K.NUM_SHIPS + k]
@@ -171,7 +172,7 @@ def position_values(aux, s, out):
     if s[K.TILES_TOTAL] - s[K.TILES_TAKEN] <= ENDGAME_TILES:
         played_out(aux, s, out)
         return
-    scores_of(s, aux.m, HV.aux_routes(aux), WEIGHTS[s[K.NP]], out)
+    scores_of(s, aux.m, PV.aux_routes(aux), WEIGHTS[s[K.NP]], out)
     for p in range(s[K.NP]):
         out[p] *= VP_PER_LOGIT
 

@@ -33,7 +33,8 @@ def next_decision(game, drawn: np.ndarray, player: int, target: int, key) -> np.
     """`drawn` played on: `player` heads for `target` for the rest of its turn, then the
     heuristic plays until `player` has a choice in a later round (or the game ends)."""
     from tradewinds.agents.heuristic import decide
-    from tradewinds.agents.heuristic_voyage import PARAMS, PLAN_WEIGHTS, step_toward
+    from tradewinds.agents.heuristic_voyage import step_toward
+    from tradewinds.agents.plan_voyage import PARAMS, PLAN_WEIGHTS
     from voyage_env import actions as A
     from voyage_env import kernel as K
     from voyage_env import routes as RT
@@ -104,7 +105,7 @@ def measure(net_path: str | None, positions: int, draws: int, seed: int = 77) ->
     from tradewinds.agents import az, pvnet
     from tradewinds.agents import destinations_voyage as D
     from tradewinds.agents.heuristic import rng_key
-    from tradewinds.agents.heuristic_voyage import PARAMS, PLAN_WEIGHTS
+    from tradewinds.agents.plan_voyage import PARAMS, PLAN_WEIGHTS
     from tradewinds.studies.positions import decision_positions
     from voyage_env import kernel as K
     from voyage_env.state import MOVE

@@ -32,6 +32,7 @@ from numba import njit
 
 from tradewinds import rng
 from tradewinds.agents import heuristic_voyage as HV
+from tradewinds.agents import plan_voyage as PV
 from tradewinds.agents import policies
 from tradewinds.compiled import disk_cache
 from tradewinds.stats import wilson_interval
@@ -127,12 +128,12 @@ def _opts(options: dict) -> np.ndarray:
 
 def fast_duel(n, first_seed, games, pa, pb=None, options=None):
     """Parameters pa in seat g % n of game g, pb elsewhere: (win share of pa, its CI)."""
-    pb = HV.default_params() if pb is None else np.asarray(pb, dtype=np.float64)
+    pb = PV.default_params() if pb is None else np.asarray(pb, dtype=np.float64)
     prms = np.array([pa, pb], dtype=np.float64)
     seats = np.full((n, 4), 2, dtype=np.int64)
     for g in range(n):
         seats[g, g] = 1
-    rows = fast_match(GAME.aux.m, HV.plan_weights(), _tables(), prms, n, first_seed,
+    rows = fast_match(GAME.aux.m, PV.plan_weights(), _tables(), prms, n, first_seed,
                       games, seats, _opts(options or {}))
     wins = float(rows[np.arange(games), np.arange(games) % n].sum())
     return wins / games, wilson_interval(wins, games)
@@ -141,8 +142,8 @@ def fast_duel(n, first_seed, games, pa, pb=None, options=None):
 def fast_rate(n: int, games: int, options: dict, first_seed: int = 0):
     """Heuristic in seat g % n of game g, random elsewhere: (wins, games, truncated)."""
     seats = np.eye(n, 4, dtype=np.int64)
-    prms = HV.default_params()[None, :]
-    rows = fast_match(GAME.aux.m, HV.plan_weights(), _tables(), prms, n, first_seed,
+    prms = PV.default_params()[None, :]
+    rows = fast_match(GAME.aux.m, PV.plan_weights(), _tables(), prms, n, first_seed,
                       games, seats, _opts(options))
     wins = float(rows[np.arange(games), np.arange(games) % n].sum())
     return wins, games, int(rows[:, 5].sum())
@@ -167,8 +168,8 @@ def arena_rate(n: int, games: int, options: dict):
 def game_lengths(n: int, games: int, options: dict, first_seed: int = 100_000):
     """All-heuristic games: (rounds per game, truncated per game, win share per seat)."""
     seats = np.ones((1, 4), dtype=np.int64)
-    rows = fast_match(GAME.aux.m, HV.plan_weights(), _tables(),
-                      HV.default_params()[None, :], n, first_seed, games, seats,
+    rows = fast_match(GAME.aux.m, PV.plan_weights(), _tables(),
+                      PV.default_params()[None, :], n, first_seed, games, seats,
                       _opts(options))
     return rows[:, 4].astype(int), rows[:, 5].astype(int), rows[:, :n].mean(axis=0)
 
@@ -178,7 +179,7 @@ def decisions_per_second(n: int, games: int = 50) -> dict:
     agents call it, and the strategy reading precomputed tables."""
     out = {}
     aux = GAME.aux
-    tabs, wts, prm = _tables(), HV.plan_weights(), HV.default_params()
+    tabs, wts, prm = _tables(), PV.plan_weights(), PV.default_params()
     for name, run in (("bound", lambda g, f: bound_self_play(aux, n, f, g)),
                       ("tables", lambda g, f: tables_self_play(GAME.aux.m, wts, tabs,
                                                                prm, n, f, g))):

@@ -1,5 +1,5 @@
 """How well the search's leaf values foretell the games: the net's value, the game's
-judgement (`agents.ismcts._evaluate`) and their mixes, against the outcomes.
+judgement (`agents.playouts.judge`) and their mixes, against the outcomes.
 
     python -m lab.leaf_values agents/nets/voyage_2p.npz results/nets/other.npz \\
         --games 1000 --judge-draws 1 16
@@ -27,7 +27,7 @@ from numba import njit
 from tradewinds import cli_args, rng
 from tradewinds.agents import pvnet
 from tradewinds.agents.az_search import SearchConfig
-from tradewinds.agents.ismcts import _evaluate
+from tradewinds.agents.playouts import judge
 from tradewinds.compiled import disk_cache, protocol
 
 SEED = 11 * 2**40
@@ -48,7 +48,7 @@ def _judge(aux, states, scale, draws, seed, out):
         for _ in range(draws):
             s[:] = states[i]
             protocol.determinize(aux, s, p, key)
-            _evaluate(aux, s, ret, scratch, scale)
+            judge(aux, s, ret, scratch, scale)
             total += ret[p]
         out[i] = total / draws
 

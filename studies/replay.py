@@ -119,6 +119,7 @@ def stale_message(where: str, ladder: dict, member: dict) -> str:
             f"differently from its replay record ({where}) under the same behaviour "
             f"{member['behaviour']!r}. A change made a decision differently: bump BEHAVIOUR "
             f"in the changed module of those it names (agents/behaviour.py maps each label "
-            f"to its module), then refit the ladder (tradewinds ratings fit), or "
+            f"to its module, and a shared module to the label that versions it, "
+            f"VERSIONED_BY), then refit the ladder (tradewinds ratings fit), or "
             f"replay the member (tradewinds ratings extend --replace); if the change was "
             f"meant to keep every decision, find what moved one")

@@ -23,7 +23,7 @@ from numba import njit
 
 from tradewinds import registry
 from tradewinds.agents import policies, value_voyage
-from tradewinds.agents.heuristic_voyage import aux_routes
+from tradewinds.agents.plan_voyage import aux_routes
 from tradewinds.cli_args import ArgumentParser, int_at_least
 from tradewinds.compiled import protocol
 

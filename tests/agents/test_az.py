@@ -191,10 +191,10 @@ def test_root_values_are_the_mean_seat_values_of_the_roots_simulations(game):
 @pytest.mark.parametrize("game", ["hansa", "voyage"])
 @pytest.mark.parametrize("judge,depth", [(0.0, 0), (0.5, 0), (1.0, 0), (0.5, 3), (1.0, -1)])
 def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge, depth):
-    """With `judge` j a leaf's value is (1 - j) x the net's + j x `ismcts._evaluate` of
+    """With `judge` j a leaf's value is (1 - j) x the net's + j x `playouts.judge` of
     the leaf after `depth` heuristic decisions (-1: to the end): one simulation past the
     root, replayed by hand on the same determinization and generator."""
-    from tradewinds.agents import ismcts
+    from tradewinds.agents import playouts
 
     g = registry.game(game)
     root = g.new_state(2, 7)
@@ -215,13 +215,13 @@ def test_a_judged_leaf_mixes_the_nets_value_with_the_games_judgement(game, judge
     g.step(s, int(kids[0]))
     leaf = s.copy()
     if judge and depth:
-        buf, words = ismcts._scratch_mask(g.num_actions)
-        ismcts._rollout(g.aux, s, buf[:g.num_actions], words, replay_key,
-                        ismcts.ROLLOUTS["heuristic"], depth)
+        buf, words = playouts.scratch_mask(g.num_actions)
+        playouts.rollout(g.aux, s, buf[:g.num_actions], words, replay_key,
+                         playouts.ROLLOUTS["heuristic"], depth)
         assert not np.array_equal(s, leaf)              # the rollout moved the game on
         assert g.is_terminal(s) == (depth == -1)
     judged, scratch = np.zeros(4), np.zeros(4)
-    ismcts._evaluate(g.aux, s, judged, scratch, 5.0)
+    playouts.judge(g.aux, s, judged, scratch, 5.0)
     expect = (1 - judge) * 0.5 + judge * judged[player]
     np.testing.assert_allclose(f.value[0, f.children[0, 0, kids[0]]], expect, atol=1e-6)
     if judge:

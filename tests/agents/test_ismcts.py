@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tradewinds import agents, registry
-from tradewinds.agents import ismcts
+from tradewinds.agents import ismcts, playouts
 from tradewinds.studies import arena
 
 SHORT = {"hansa": {"max_rounds": 4}, "voyage": {"max_rounds": 3}}
@@ -155,9 +155,9 @@ def test_word_helpers_count_and_find_nonzero_bytes():
         b = (rng.random(8) < 0.4).astype(np.int8) * rng.integers(1, 127, 8).astype(np.int8)
         w = b.view(np.uint64)[0]
         set_at = np.flatnonzero(b)
-        assert ismcts._count_set(w) == len(set_at)
+        assert playouts.count_set(w) == len(set_at)
         for r, at in enumerate(set_at):
-            assert ismcts._nth_set(w, r) == at
+            assert playouts.nth_set(w, r) == at
 
 
 @pytest.mark.parametrize("game_name", ["hansa", "voyage"])
@@ -169,9 +169,9 @@ def test_random_rollouts_pick_what_pick_set_picks(game_name):
     for seed, depth in ((1, -1), (2, 40), (3, 7)):
         s = game.determinize(_midgame(game, 2, seed, moves=20), 0, seed)
         key = np.array([seed, 11], np.int32)
-        buf, words = ismcts._scratch_mask(game.num_actions)
+        buf, words = playouts.scratch_mask(game.num_actions)
         mine = s.copy()
-        ismcts._rollout(game.aux, mine, buf[:game.num_actions], words, key, 0, depth)
+        playouts.rollout(game.aux, mine, buf[:game.num_actions], words, key, 0, depth)
         ref, ref_key, steps = s.copy(), np.array([seed, 11], np.int32), 0
         while not game.is_terminal(ref) and steps != depth:
             game.step(ref, int(ismcts.rng.pick_set(game.legal_mask(ref), ref_key)))

@@ -14,6 +14,7 @@ from numba import njit
 
 from tests.helpers.voyage_helpers import force_rolls, hx, legal, staged, tiny_game
 from tradewinds.agents import heuristic_voyage as HV
+from tradewinds.agents import plan_voyage as PV
 from tradewinds.agents.heuristic import decide as agent_decide
 from voyage_env import GAME, scenario
 from voyage_env import actions as A
@@ -22,8 +23,8 @@ from voyage_env import routes as RT
 from voyage_env.board import load_map
 from voyage_env.state import BID, CARDS, MONASTERY, ORDER, PLAY, UPGRADE, WRECK, StateView
 
-WTS = HV.plan_weights()
-PRM = HV.default_params()
+WTS = PV.plan_weights()
+PRM = PV.default_params()
 NO_TABLES = np.zeros((0, 2, 0, 0), np.int32)
 TABLES = {}
 
@@ -136,7 +137,7 @@ def test_precomputed_tables_decide_exactly_like_tables_made_on_the_spot():
 
 
 class AuxWithRoutes(NamedTuple):
-    """An aux value carrying precomputed route tables (see HV.aux_routes)."""
+    """An aux value carrying precomputed route tables (see PV.aux_routes)."""
 
     m: np.ndarray
     routes: np.ndarray
@@ -418,31 +419,31 @@ def test_phases_that_do_not_need_routes():
 
 
 def _port_value_as_written(s, m, p, port, denial):
-    """The port valuation in its plain, branching form (what `_port_values` computes
+    """The port valuation in its plain, branching form (what `plan_voyage.port_values` computes
     without branches): discovery VP and the target card or the denial share if
     undiscovered; a cube p can load, plus the upgrade bonus while it counts toward it."""
     v = 0.0
     tiles_left = s[K.TILES_TOTAL] - s[K.TILES_TAKEN]
     if s[K.DISCOVERED + port] < 0:
         v += K.portf(m, port, K.P_VP)
-        if port in s[K.TARGETS + p * HV.NT: K.TARGETS + (p + 1) * HV.NT]:
-            v += HV.R.TARGET_VP
+        if port in s[K.TARGETS + p * PV.NT: K.TARGETS + (p + 1) * PV.NT]:
+            v += PV.R.TARGET_VP
         else:
             v += denial[K.portf(m, port, K.P_DECK)]
     g = K.portf(m, port, K.P_GOOD)
-    if (g >= 0 and s[K.CUBES + p * HV.NG + g] == 0 and K.ship_works(s, p, g // 2)
+    if (g >= 0 and s[K.CUBES + p * PV.NG + g] == 0 and K.ship_works(s, p, g // 2)
             and s[K.STOCK + g] > 0):
-        v += (10.0 if tiles_left > 0 else 5.0) if g == HV.PEPPER else float(K.GOOD_VP[g])
-        cubes = sum(int(s[K.CUBES + p * HV.NG + h]) for h in range(HV.NG) if h != HV.PEPPER)
-        if (g != HV.PEPPER and s[K.UPGRADED + p] == 0 and cubes < 3 and tiles_left > 1
+        v += (10.0 if tiles_left > 0 else 5.0) if g == PV.PEPPER else float(K.GOOD_VP[g])
+        cubes = sum(int(s[K.CUBES + p * PV.NG + h]) for h in range(PV.NG) if h != PV.PEPPER)
+        if (g != PV.PEPPER and s[K.UPGRADED + p] == 0 and cubes < 3 and tiles_left > 1
                 and s[K.DICE] == 0):
-            v += PRM[HV.P_UPGRADE_BONUS]
+            v += PRM[PV.P_UPGRADE_BONUS]
     return v
 
 
 @pytest.mark.parametrize("options", [{}, {"dice_movement": True}], ids=["default", "dice"])
 def test_port_values_equal_the_plain_valuation_exactly(options):
-    """`_port_values` picks its terms by value instead of branching; every port's value
+    """`port_values` picks its terms by value instead of branching; every port's value
     for every seat equals the plain form bit for bit, along whole heuristic games."""
     m = GAME.aux.m
     worth = np.empty(int(m[K.M_P]), np.float64)
@@ -452,9 +453,9 @@ def test_port_values_equal_the_plain_valuation_exactly(options):
         steps = 0
         while not GAME.is_terminal(s) and steps < 400:
             if steps % 7 == 0:
-                denial = HV._denial(s, m, PRM)
+                denial = PV.denial_values(s, m, PRM)
                 for p in range(n):
-                    HV._port_values(s, m, p, PRM, denial, worth)
+                    PV.port_values(s, m, p, PRM, denial, worth)
                     for port in range(int(m[K.M_P])):
                         assert worth[port] == _port_value_as_written(s, m, p, port, denial)
                         checked += 1

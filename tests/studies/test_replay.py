@@ -10,6 +10,8 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
 
 import numpy as np
@@ -224,3 +226,57 @@ def test_every_module_of_an_identity_declares_a_version():
             behaviour.version("nothing")
         finally:
             del behaviour.MODULES["nothing"]
+
+
+def _agents_imports(module: str) -> set[str]:
+    """The `tradewinds.agents` modules `module`'s source imports, anywhere in it."""
+    tree = ast.parse(Path(find_spec(module).origin).read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return {m for m in found if m.startswith("tradewinds.agents.")}
+
+
+def _games(base: str) -> list[str]:
+    """The games a shipped agent plays: not one whose parts it names another game's
+    (`dest` names the Voyage planner)."""
+    own = {g: {*behaviour.STRATEGIES.get(g, ()), *behaviour.JUDGEMENTS.get(g, ()),
+               *behaviour.PLANNERS.get(g, ())} for g in ("hansa", "voyage")}
+    return [g for g in own if not any(set(behaviour.PARTS[base]) & own[other]
+                                      for other in own if other != g)]
+
+
+def _unversioned_shares(versioned_by: dict[str, str]) -> list[str]:
+    """Where a shipped agent plays with a shared module (imported by a module its identity
+    names, or by a shared module those import) whose versioning label its identity lacks."""
+    out = []
+    for base in behaviour.PARTS:
+        for game in _games(base):
+            labels = behaviour.labels(base, game)
+            todo = [behaviour.MODULES[label] for label in labels]
+            seen: set[str] = set()
+            while todo:
+                for shared in _agents_imports(todo.pop()) & set(versioned_by) - seen:
+                    seen.add(shared)
+                    todo.append(shared)
+                    if versioned_by[shared] not in labels:
+                        out.append(f"{base} on {game}: {shared} ({versioned_by[shared]})")
+    return out
+
+
+def test_every_agent_playing_with_a_shared_module_names_the_label_that_versions_it():
+    """A module split out to be shared (`behaviour.VERSIONED_BY`) has no version of its
+    own, so every identity whose modules import it must name the label that versions it;
+    the check fails for a label those identities lack."""
+    assert not _unversioned_shares(behaviour.VERSIONED_BY)
+    for module, label in behaviour.VERSIONED_BY.items():
+        assert label in behaviour.MODULES, module
+        assert not hasattr(import_module(module), "BEHAVIOUR"), (
+            f"{module} is versioned by {label}: bump that module's BEHAVIOUR instead")
+    wrong = {**behaviour.VERSIONED_BY, "tradewinds.agents.plan_voyage": "ismcts"}
+    assert "heuristic on voyage: tradewinds.agents.plan_voyage (ismcts)" in \
+        _unversioned_shares(wrong)
