@@ -64,7 +64,7 @@ Strategy (docs/rules/voyage.md; docs/design.md §8, §12):
 Randomness: none is needed; a (never expected) illegal choice falls back to a uniform
 legal action drawn from the generator at key[0:2], so every call returns a legal action.
 `choose` is the unguarded strategy (tests check it is always legal); `decide` takes the
-weights, tables and parameters explicitly (benchmarks/heuristic_voyage_strength.py uses it
+weights, tables and parameters explicitly (lab/heuristic_voyage_strength.py uses it
 to compare parameter sets).
 
 The plan (the parameters, route tables, what the ports are worth, the target a seat heads
