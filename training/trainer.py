@@ -181,7 +181,7 @@ class Run:
         return row
 
 
-def _callback(run: Run, progress, task):
+def _callback(run: Run, progress, task, on_checkpoint=None):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class SelfPlay(BaseCallback):
@@ -220,12 +220,16 @@ def _callback(run: Run, progress, task):
                 f"train {row['train_win_rate']:.3f} ({row['episodes']} games)  "
                 f"pool: {row['pool']}")
             self._reset_stats()
+            if on_checkpoint is not None:
+                on_checkpoint(row)
 
     return SelfPlay()
 
 
-def train(config: TrainConfig) -> Run:
-    """Run (or resume) training to `config.steps` env steps; the finished Run."""
+def train(config: TrainConfig, on_checkpoint=None) -> Run:
+    """Run (or resume) training to `config.steps` env steps; the finished Run.
+    `on_checkpoint(row)` is called with each checkpoint's log row (a tuner's hook: an
+    exception it raises stops the run there)."""
     from tradewinds import output
     from tradewinds.studies.fpa import progress_bar
 
@@ -241,7 +245,7 @@ def train(config: TrainConfig) -> Run:
                   f"(from {run.steps:,}; {c.num_envs} envs, reward {c.reward})")
     with progress_bar(console, c.progress, unit="steps") as progress:
         task = progress.add_task("train", total=c.steps, completed=run.steps)
-        callback = _callback(run, progress, task)
+        callback = _callback(run, progress, task, on_checkpoint)
         run.model.learn(total_timesteps=c.steps - run.steps, callback=callback,
                         reset_num_timesteps=False)
         rows = ck.read_rows(run.out / "log.csv")

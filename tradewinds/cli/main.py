@@ -18,7 +18,7 @@ from tradewinds.cli import options
 from tradewinds.cli_args import EXIT_ERROR, EXIT_INTERRUPTED, ArgumentParser
 
 COMMANDS = ("demo", "fpa", "balance", "sweep", "match", "strength", "evaluate", "ratings",
-            "play", "train", "exploit", "serve", "replay", "bench", "render-map", "docs",
+            "play", "train", "exploit", "tune", "serve", "replay", "bench", "render-map", "docs",
             "ladder")             # ladder: sweep's deprecated alias, gone in the next release
 
 
