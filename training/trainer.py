@@ -221,15 +221,15 @@ def _callback(run: Run, progress, task, on_checkpoint=None):
                 f"pool: {row['pool']}")
             self._reset_stats()
             if on_checkpoint is not None:
-                on_checkpoint(row)
+                on_checkpoint(run, row)
 
     return SelfPlay()
 
 
 def train(config: TrainConfig, on_checkpoint=None) -> Run:
     """Run (or resume) training to `config.steps` env steps; the finished Run.
-    `on_checkpoint(row)` is called with each checkpoint's log row (a tuner's hook: an
-    exception it raises stops the run there)."""
+    `on_checkpoint(run, row)` is called at each checkpoint with its log row (a tuner's
+    hook: an exception it raises stops the run there)."""
     from tradewinds import output
     from tradewinds.studies.fpa import progress_bar
 

@@ -1,8 +1,10 @@
 """`tradewinds tune`: a budgeted hyper-parameter search for the PPO baseline.
 
 Optuna's TPE sampler proposes the settings of a `tradewinds train` run (`SPACE`); each
-trial trains `trial_steps` env steps in a folder of its own and is scored by its win share
-against the heuristic at every checkpoint, the last one being its value. Optuna's median
+trial trains `trial_steps` env steps in a folder of its own and is scored at every
+checkpoint by its share of the VP in games against the heuristic (`vp_share`: PPO wins
+almost no game against it in a short run, so the win share alone would score every trial
+0), the last one being its value; the win share is kept beside it. Optuna's median
 pruner stops a trial whose checkpoint falls below the median of the trials before it at the
 same step, so the budget goes to promising settings. The study lives in SQLite
 (``study.sqlite`` in `out`): rerunning the command continues it up to `trials` finished or
@@ -19,10 +21,12 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import numpy as np
+
 from tradewinds.cli_args import check_positive_ints, game_name, int_at_least, option
 from tradewinds.studies import run_fields as rf
 
-OBJECTIVE = "vs_heuristic"
+OBJECTIVE = "vp_share"       # the VP share against the heuristic (`vp_share`)
 # name -> (kind, choices or (low, high)): what a trial may set, and from where
 SPACE = {
     "learning_rate": ("log", (5e-5, 3e-3)),
@@ -102,6 +106,23 @@ def train_config(config: TuneConfig, settings: dict, out: Path):
         options=config.options, progress=False)
 
 
+def vp_share(policy, config: TuneConfig) -> float:
+    """The policy's mean share of the VP against the heuristic in every other seat (1/N at
+    par): a score that moves long before the first wins do."""
+    from tradewinds.training.evaluate import EVAL_SEED, game_shares
+    from tradewinds.training.vec_env import BatchedVecEnv
+
+    env = BatchedVecEnv(config.game, num_envs=min(64, config.eval_games),
+                        num_players=config.players, opponents="heuristic", seed=EVAL_SEED,
+                        reward="win", **config.options)
+
+    def share(reward, info) -> float:
+        total = sum(info["scores"])
+        return info["scores"][info["seat"]] / total if total else 1.0 / config.players
+
+    return float(np.mean(game_shares(policy, env, config.eval_games, share=share)))
+
+
 def objective(config: TuneConfig, trial) -> float:
     """Train one trial, reporting each checkpoint's score to the pruner; its last score."""
     import optuna
@@ -113,8 +134,9 @@ def objective(config: TuneConfig, trial) -> float:
     trial.set_user_attr("out", str(out))
     scores = []
 
-    def on_checkpoint(row: dict) -> None:
-        scores.append(float(row[OBJECTIVE]))
+    def on_checkpoint(run, row: dict) -> None:
+        scores.append(vp_share(run.model, config))
+        trial.set_user_attr("vs_heuristic", float(row["vs_heuristic"]))
         trial.report(scores[-1], int(row["steps"]))
         if trial.should_prune():
             raise optuna.TrialPruned(f"{OBJECTIVE} {scores[-1]:.3f} at {row['steps']:,}")
@@ -182,6 +204,7 @@ def summary(s, config: TuneConfig) -> dict:
 
     rows = [{"number": t.number, "state": t.state.name, "value": t.value,
              "params": t.params, "steps": max(t.intermediate_values, default=0),
+             "vs_heuristic": t.user_attrs.get("vs_heuristic"),
              "core_hours": t.user_attrs.get("core_hours")} for t in s.trials]
     best = s.best_trial
     done = [t for t in s.trials if t.state != optuna.trial.TrialState.FAIL]

@@ -24,7 +24,8 @@ def test_a_study_runs_its_trials_resumes_and_names_the_best(tmp_path, monkeypatc
     best = json.loads((out / "best.json").read_text())
     assert best["counted"] == 2 and len(best["trials"]) == 2
     assert set(best["trials"][0]["params"]) == set(tune.SPACE)
-    assert all(0.0 <= t["value"] <= 1.0 for t in best["trials"] if t["state"] == "COMPLETE")
+    assert all(0.0 <= t["value"] <= 1.0 and 0.0 <= t["vs_heuristic"] <= 1.0
+               for t in best["trials"] if t["state"] == "COMPLETE")
     assert best["best"]["value"] == max(t["value"] for t in best["trials"]
                                         if t["value"] is not None)
     assert (out / "trial_000" / "model.zip").is_file()

@@ -8,10 +8,11 @@ DESCRIPTION = (
     "Runs an Optuna study (TPE sampler, median pruner) over the settings of `tradewinds "
     "train` (learning rate, entropy, discount, rollout length, batch, epochs, network, "
     "reward, the heuristic's share of the opponent pool): each trial trains --trial-steps "
-    "env steps in its own folder under --out and is scored by its win share against the "
-    "heuristic at each checkpoint; a trial below the median of the earlier ones at the "
-    "same step is stopped. The study is kept in --out/study.sqlite: rerunning continues "
-    "it up to --trials. Writes best.json (the space, the budget, every trial).")
+    "env steps in its own folder under --out and is scored by its share of the VP against "
+    "the heuristic at each checkpoint (its win share kept beside it); a trial below the "
+    "median of the earlier ones at the same step is stopped. The study is kept in "
+    "--out/study.sqlite: rerunning continues it up to --trials. Writes best.json (the "
+    "space, the budget, every trial).")
 
 
 def configs() -> tuple:
