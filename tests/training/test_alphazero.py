@@ -307,6 +307,53 @@ def test_each_rated_generation_plays_its_predecessor(tmp_path):
         assert 0.0 <= float(r["az_prev_low"]) <= float(r["az_vs_prev"]) <= float(r["az_prev_high"])
 
 
+def test_a_gated_run_goes_back_to_the_predecessor_when_its_new_net_loses(tmp_path,
+                                                                        monkeypatch):
+    """--gate: a rated net whose az did not beat its predecessor's is kept aside as
+    rejected_<iteration>.npz, the learner takes the predecessor's weights again (the
+    checkpoint too), and the next rating plays the predecessor, not the rejected net."""
+    from tradewinds.training import checkpoints as ck
+    from tradewinds.training.alphazero import loop
+
+    rate = loop.Run.rate
+    shares = iter([0.0, 0.9])                 # iteration 2 loses, iteration 4 wins
+
+    def rigged(self):
+        found = rate(self)
+        if "az_vs_prev" in found:
+            found["az_vs_prev"] = next(shares)
+        return found
+
+    monkeypatch.setattr(loop.Run, "rate", rigged)
+    out = tmp_path / "g"
+    config = AlphaZeroConfig(**{**TINY, "players": 3, "rate_mcts_games": 0}, iterations=4,
+                             out=str(out), rate_prev_games=3, gate=True)
+    kept = {}
+    real_reject = loop.reject
+
+    def watch(run, iteration, back_to):            # copies: weights() shares the tensors
+        real_reject(run, iteration, back_to)
+        kept["after"] = [np.array(w, copy=True) for w in run.learner.weights()]
+        kept["checkpoint"] = pvnet.load(run.out / "net.npz")[0]
+
+    monkeypatch.setattr(loop, "reject", watch)
+    st = train(config)
+    assert st["rejected"] == [2]
+    names = sorted(f.name for f in (out / "nets").iterdir())
+    assert names == ["net_0000.npz", "net_0004.npz", "rejected_0002.npz"]
+    first, _, _ = pvnet.load(out / "nets" / "net_0000.npz")
+    lost, _, _ = pvnet.load(out / "nets" / "rejected_0002.npz")
+    assert all(np.array_equal(a, b) for a, b in zip(kept["after"], first, strict=True))
+    assert all(np.array_equal(a, b) for a, b in zip(kept["checkpoint"], first, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(lost, first, strict=True))
+    rows = [r for r in ck.read_rows(out / "log.csv") if r["az_vs_heuristic"] != ""]
+    assert [r["prev_iteration"] for r in rows[1:]] == ["0", "0"]   # 4 played 0, not 2
+    with pytest.raises(ValueError, match="--rate-prev-games"):
+        AlphaZeroConfig(**TINY, out=str(tmp_path / "x"), gate=True)
+    command = loop.command_line(config)
+    assert " --gate " in command and "--gate True" not in command   # a switch, no value
+
+
 def test_core_hours_count_this_process_cpu_time_not_the_wall_clock(tmp_path, monkeypatch):
     """On a busy machine the wall clock overstates a run's cost: a run in one process
     counts its own CPU time (here a fake CPU clock that advances 1 s per reading)."""

@@ -20,7 +20,8 @@ Files in `out`, each written atomically, ``state.json`` last, so a killed run re
 from its last iteration (``resume=True``) with the same buffer, generator and optimizer:
 
     config.json   the settings            net.npz      the latest net (agents.pvnet format)
-    nets/         net_<iteration>.npz, a copy of every rated net
+    nets/         net_<iteration>.npz, a copy of every rated net (with --gate, a net that
+                  lost to its predecessor as rejected_<iteration>.npz)
     learner.pt    net + optimizer state    replay.npz   the replay buffer
     state.json    iteration, seeds, time,  log.csv      one row per rated iteration
                   the commands run so far
@@ -119,6 +120,9 @@ class AlphaZeroConfig:
     rate_prev_games: int = option(0, type=int_at_least(0), help="rating games of az "
                                   "against the previous rated net's az, same search (at 3-4 "
                                   "players: one seat against it in the others; 0: none)")
+    gate: bool = option(False, help="keep a rated net only when its az beat its "
+                        "predecessor's (more than the fair share of --rate-prev-games "
+                        "games); else train on from the predecessor's weights")
     actors: int = option(0, type=int_at_least(0), help="self-play actors on Ray (with "
                          "--backend ray; 0: self-play in this process)")
     address: str | None = option(None, help="Ray cluster address (with --backend rllib "
@@ -148,6 +152,9 @@ class AlphaZeroConfig:
         if self.from_scratch and (self.hint or self.init_fill or self.init_replay):
             raise ValueError("--from-scratch uses no heuristic: drop --hint, --init-fill and "
                              "--init-replay")
+        if self.gate and not self.rate_prev_games:
+            raise ValueError("--gate compares each rated net with its predecessor: give "
+                             "--rate-prev-games")
         if self.out is None:
             self.out = f"results/train/az_{self.game}_{self.players}p"
         self.out = str(self.out)
@@ -176,7 +183,8 @@ def command_line(c: AlphaZeroConfig, resume: bool = False) -> str:
     for f in fields(c):
         value = getattr(c, f.name)
         if f.name not in COMMAND_SKIPS and value != f.default:
-            words.append(f"--{f.name.replace('_', '-')} {value}")
+            flag = f"--{f.name.replace('_', '-')}"
+            words.append(flag if value is True else f"{flag} {value}")    # a switch alone
     return " ".join(words + [f"--out {c.out}"])
 
 
@@ -489,10 +497,30 @@ def _progress(st: dict) -> dict:
 
 def _rated(run: Run, row: dict) -> dict:
     """Rate the checkpoint just written and keep a copy of its net, nets/net_<iteration>.npz:
-    the strongest rated net, not the last, is the one to ship."""
+    the strongest rated net, not the last, is the one to ship. With `gate`, a net whose az
+    did not beat its predecessor's is kept as nets/rejected_<iteration>.npz instead, and the
+    learner goes back to the predecessor's weights (`reject`)."""
     row = {**row, **run.rate()}
-    kept = run.out / "nets" / f"net_{row['iteration']:04d}.npz"
+    lost = (run.config.gate and row.get("az_vs_prev") is not None
+            and row["az_vs_prev"] <= 1.0 / run.config.players)
+    name = "rejected" if lost else "net"
+    kept = run.out / "nets" / f"{name}_{row['iteration']:04d}.npz"
     ck.atomic_write(kept, lambda tmp: shutil.copyfile(run.out / "net.npz", tmp))
     run.say(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()
                         if k in LOG_COLUMNS}))
+    if lost:
+        reject(run, row["iteration"], row["prev_iteration"])
     return row
+
+
+def reject(run: Run, iteration: int, back_to: int) -> None:
+    """Gating (AlphaGo Zero's evaluator): the learner takes the weights of the rated net
+    `back_to` again and the checkpoint is rewritten with them; the buffer keeps the
+    rejected net's games. state.json lists the rejected iterations."""
+    from tradewinds.agents import pvnet
+
+    weights, _, _ = pvnet.load(run.out / "nets" / f"net_{back_to:04d}.npz")
+    run.learner.net.load_weights(weights)
+    run.state.setdefault("rejected", []).append(iteration)
+    run.checkpoint()
+    run.say(f"iteration {iteration} lost to iteration {back_to}: back to its weights")
