@@ -138,7 +138,7 @@ def objective(config: TuneConfig, trial) -> float:
         scores.append(vp_share(run.model, config))
         trial.set_user_attr("vs_heuristic", float(row["vs_heuristic"]))
         trial.report(scores[-1], int(row["steps"]))
-        if trial.should_prune():
+        if int(row["steps"]) < config.trial_steps and trial.should_prune():     # not the last
             raise optuna.TrialPruned(f"{OBJECTIVE} {scores[-1]:.3f} at {row['steps']:,}")
 
     start = time.process_time()
@@ -189,8 +189,10 @@ def tune(config: TuneConfig, console=None) -> dict:
     while counted(s) < config.trials:
         s.optimize(lambda t: objective(config, t), n_trials=1, catch=())
         t = s.trials[-1]
-        value = "pruned" if t.value is None else f"{t.value:.3f}"
-        console.print(f"trial {t.number}: {value}  {json.dumps(t.params)}")
+        console.print(f"trial {t.number}: {t.state.name.lower()} at "
+                      f"{max(t.intermediate_values, default=0):,} steps, {OBJECTIVE} "
+                      f"{t.value if t.value is not None else float('nan'):.3f}  "
+                      f"{json.dumps(t.params)}")
     result = summary(s, config)
     (Path(config.out) / "best.json").write_text(json.dumps(result, indent=2))
     console.print(f"best: trial {result['best']['number']} {OBJECTIVE} "

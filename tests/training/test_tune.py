@@ -53,6 +53,10 @@ def test_a_trial_below_the_median_is_stopped_at_its_checkpoint(tmp_path, monkeyp
     assert list(trial.intermediate_values) == [300]       # stopped at the first checkpoint
     log = (tmp_path / "trial_000" / "log.csv").read_text().splitlines()
     assert len(log) == 2                                     # its header and that one row
+    whole = tune.TuneConfig(game="hansa", trial_steps=300, checkpoint_every=300,
+                            eval_games=2, num_envs=2, out=str(tmp_path / "w"), progress=False)
+    study.optimize(lambda t: tune.objective(whole, t), n_trials=1)
+    assert study.trials[-1].state == optuna.trial.TrialState.COMPLETE    # trained: scored
 
 
 def test_the_settings_come_from_the_space(tmp_path):
