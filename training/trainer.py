@@ -59,12 +59,12 @@ class TrainConfig:
                            type=parse_weights, metavar="KIND=W[,...]", help="opponent weights",
                            show=",".join(f"{k}={v}" for k, v in DEFAULT_WEIGHTS.items()))
     max_snapshots: int = 8
-    n_steps: int = 128
-    batch_size: int = 1024
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
-    gamma: float = 0.995
-    ent_coef: float = 0.01
+    n_steps: int = option(128, type=int_at_least(1), help="PPO rollout length per env")
+    batch_size: int = option(1024, type=int_at_least(1), help="PPO minibatch size")
+    n_epochs: int = option(4, type=int_at_least(1), help="PPO epochs per rollout")
+    learning_rate: float = option(3e-4, type=float, help="PPO learning rate (Adam)")
+    gamma: float = option(0.995, type=float, help="discount")
+    ent_coef: float = option(0.01, type=float, help="entropy coefficient")
     net_arch: tuple = option((128, 128), type=int_tuple, show="128,128", help="hidden layer "
                              "sizes of the policy and value MLPs")
     threads: int = 1
@@ -79,6 +79,9 @@ class TrainConfig:
         rewards.mode_code(self.reward)
         check_positive_ints(self, ("steps", "num_envs", "checkpoint_every", "eval_games",
                                    "n_steps", "batch_size", "n_epochs", "threads"))
+        if not (self.learning_rate > 0 and 0 < self.gamma <= 1 and self.ent_coef >= 0):
+            raise ValueError(f"need learning_rate > 0, 0 < gamma <= 1 and ent_coef >= 0, got "
+                             f"{self.learning_rate!r}, {self.gamma!r}, {self.ent_coef!r}")
         self.options = g.resolve_options(self.options, self.players)
         self.net_arch = tuple(int(x) for x in self.net_arch)
         if self.out is None:
