@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tradewinds.studies import doc_exploit_tables as exploit
 from tradewinds.studies import doc_net_tables as nets
 from tradewinds.studies import doc_strength_tables as strength
 from tradewinds.studies.doc_blocks import Block, names_in, pages_with_blocks, rendered
@@ -37,6 +38,8 @@ BLOCKS = (
     Block("docs/training.md", "ppo-checkpoints", strength.training_checkpoints,
           strength.ppo_sources()),
     Block("docs/benchmarking.md", "ladders", _ladders, nets.LADDERS),
+    Block("README.md", "exploit", exploit.exploit_table, exploit.sources()),
+    Block("docs/exploit.md", "exploit", exploit.exploit_table, exploit.sources()),
 )
 
 
