@@ -35,13 +35,10 @@ class PPOAgent:
 
     def __init__(self, game: str = "hansa", spec: str | None = None,
                  deterministic: bool = True, threads: int = 1):
-        import importlib.util
-
         from tradewinds import registry
+        from tradewinds.cli_args import require_train_extra
 
-        if importlib.util.find_spec("sb3_contrib") is None:
-            raise ValueError("the ppo agent needs the train extra: "
-                             "pip install 'tradewinds[train]'")
+        require_train_extra("the ppo agent")
         import torch
         from sb3_contrib import MaskablePPO
 

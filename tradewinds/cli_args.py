@@ -44,6 +44,17 @@ def check_positive_ints(config, names) -> None:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
 
 
+def require_train_extra(what: str, modules=("sb3_contrib",)) -> None:
+    """ValueError naming `what` and the missing modules when the train extra (which brings
+    `modules`) is not installed."""
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ValueError(f"{what} needs the train extra ({', '.join(missing)} missing): "
+                         f"pip install 'tradewinds[train]'")
+
+
 def int_at_least(minimum: int):
     def parse(text: str) -> int:
         try:

@@ -53,17 +53,25 @@ def game_shares(policy, env, games: int, deterministic: bool = True,
     return shares
 
 
+def shares_against(policy, game, num_players: int, opponent="random", games: int = 200,
+                   seed: int = EVAL_SEED, num_envs: int = 64, deterministic: bool = True,
+                   share=None, **options) -> list[float]:
+    """`policy`'s share of each game against `opponent` in every other seat, on
+    ``min(num_envs, games)`` envs (`game_shares`: at least `games` of them)."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games!r}")
+    env = BatchedVecEnv(game, num_envs=min(num_envs, games), num_players=num_players,
+                        opponents=opponent, seed=seed, reward="win", **options)
+    return game_shares(policy, env, games, deterministic, share=share)
+
+
 def win_rate(policy, game, num_players: int, opponent="random", games: int = 200,
              seed: int = EVAL_SEED, num_envs: int = 64, deterministic: bool = True,
              **options) -> WinRate:
     """Play `games` games of `policy` (``predict(obs, action_masks=..., deterministic=...)``,
     a MaskablePPO model or its policy) against `opponent` in every other seat."""
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games!r}")
-    env = BatchedVecEnv(game, num_envs=min(num_envs, games), num_players=num_players,
-                        opponents=opponent, seed=seed, reward="win", **options)
-    shares = game_shares(policy, env, games, deterministic)
-    shares = shares[:games] if len(shares) > games else shares
+    shares = shares_against(policy, game, num_players, opponent, games, seed, num_envs,
+                            deterministic, **options)[:games]
     n = len(shares)
     wins = float(np.sum(shares))
     low, high = wilson_interval(wins, n)

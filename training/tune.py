@@ -109,18 +109,14 @@ def train_config(config: TuneConfig, settings: dict, out: Path):
 def vp_share(policy, config: TuneConfig) -> float:
     """The policy's mean share of the VP against the heuristic in every other seat (1/N at
     par): a score that moves long before the first wins do."""
-    from tradewinds.training.evaluate import EVAL_SEED, game_shares
-    from tradewinds.training.vec_env import BatchedVecEnv
-
-    env = BatchedVecEnv(config.game, num_envs=min(64, config.eval_games),
-                        num_players=config.players, opponents="heuristic", seed=EVAL_SEED,
-                        reward="win", **config.options)
+    from tradewinds.training.evaluate import shares_against
 
     def share(reward, info) -> float:
         total = sum(info["scores"])
         return info["scores"][info["seat"]] / total if total else 1.0 / config.players
 
-    return float(np.mean(game_shares(policy, env, config.eval_games, share=share)))
+    return float(np.mean(shares_against(policy, config.game, config.players, "heuristic",
+                                        config.eval_games, share=share, **config.options)))
 
 
 def objective(config: TuneConfig, trial) -> float:
@@ -156,12 +152,12 @@ def study(config: TuneConfig):
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     saved = out / "tune.json"
-    mine = {k: v for k, v in asdict(config).items()
-            if k not in ("trials", "progress", "out", "command")}
+    mine = json.loads(json.dumps({k: v for k, v in asdict(config).items()
+                                  if k not in ("trials", "progress", "out", "command")}))
     if saved.is_file():
         before = json.loads(saved.read_text())
-        if before != json.loads(json.dumps(mine)):
-            changed = sorted(k for k in mine if before.get(k) != json.loads(json.dumps(mine))[k])
+        changed = sorted(k for k in mine if before.get(k) != mine[k])
+        if changed or before.keys() != mine.keys():
             raise ValueError(f"{out} holds a study with other settings ({', '.join(changed)})"
                              f"; use another --out")
     else:

@@ -75,7 +75,7 @@ def test_a_terminal_keeps_its_width():
 
 def _product_files():
     """Every .py file of the packages the wheel installs (pyproject's package list)."""
-    return sorted({f for name in packages.installed() for f in packages.files(name)})
+    return sorted({f for folder in packages.installed().values() for f in folder.rglob("*.py")})
 
 
 def test_every_command_prints_through_the_one_console():

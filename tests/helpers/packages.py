@@ -35,24 +35,6 @@ def top_folders() -> set[str]:
     return {folder.relative_to(ROOT).parts[0] for folder in installed().values()}
 
 
-def module_name(path: Path) -> str:
-    """The import name of a .py file of an installed package (its deepest package)."""
-    path = path.resolve()
-    name, folder = max(((n, f) for n, f in installed().items() if f in path.parents),
-                       key=lambda nf: len(nf[1].parts))
-    parts = path.relative_to(folder).with_suffix("").parts
-    return ".".join((name, *(parts[:-1] if parts[-1] == "__init__" else parts)))
-
-
-def files(package: str) -> list[Path]:
-    """The .py files of `package` itself: its sub-packages that pyproject installs as
-    packages of their own are left to them, a plain sub-folder is included."""
-    own = installed()[package]
-    others = [f for n, f in installed().items() if n != package and own in f.parents]
-    return sorted(p for p in own.rglob("*.py") if "__pycache__" not in p.parts
-                  and not any(o in p.parents for o in others))
-
-
 def wheel_name(rel: str) -> str | None:
     """Where the repository file `rel` (a posix path) lies in the wheel, or None when no
     installed package holds it."""

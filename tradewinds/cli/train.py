@@ -171,12 +171,10 @@ def configs() -> tuple:
 
 
 def run(args) -> int:
-    import importlib.util
-
     from tradewinds.cli import options
+    from tradewinds.cli_args import require_train_extra
 
-    if importlib.util.find_spec("sb3_contrib") is None:
-        raise ValueError("training needs the train extra: pip install 'tradewinds[train]'")
+    require_train_extra("training")
     sb3, _, rllib, alphazero = configs()
     if args.algo == "alphazero":
         return _alphazero(args, alphazero)

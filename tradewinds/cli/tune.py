@@ -22,15 +22,11 @@ def configs() -> tuple:
 
 
 def run(args) -> int:
-    import importlib.util
-
     from tradewinds import output
     from tradewinds.cli import options, runs
+    from tradewinds.cli_args import require_train_extra
 
-    missing = [m for m in ("sb3_contrib", "optuna") if importlib.util.find_spec(m) is None]
-    if missing:
-        raise ValueError(f"tune needs the train extra ({', '.join(missing)} missing): "
-                         f"pip install 'tradewinds[train]'")
+    require_train_extra("tune", ("sb3_contrib", "optuna"))
     from tradewinds.training.tune import TuneConfig, tune
 
     config = options.config(args, TuneConfig, command=runs.command_line(args))

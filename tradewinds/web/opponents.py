@@ -21,8 +21,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from importlib import resources
-from pathlib import Path
 
 THINK_SECONDS = 2.0
 
@@ -37,8 +35,6 @@ ONLY_FOR = {"dest": "voyage"}
 SHIPPED = ("hansa", "voyage")           # the games with a heuristic, nets and a ladder
 ANY_GAME = ("random", "mcts")           # what plays a game the project does not ship
 UNRATED_ANY = ("random", "mcts:100", "mcts:400")
-# the shipped ladders, where tradewinds.studies lies (its own folder in a clone)
-LADDERS = Path(str(resources.files("tradewinds.studies"))) / "ladders"
 _NUMBER = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,6})?$")
 _LABEL = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
 
@@ -108,7 +104,9 @@ class Offers:
 @functools.cache
 def ratings(game: str, players: int) -> dict:
     """{agent name: Elo} of the shipped ladder of (`game`, `players`); {} without one."""
-    path = LADDERS / f"{game}_{int(players)}p.json"
+    from tradewinds.studies.evaluate import ladder_path
+
+    path = ladder_path(game, players)
     try:
         members = json.loads(path.read_text())["members"]
     except (OSError, ValueError, KeyError):
