@@ -7,17 +7,16 @@ shared win crashed it: "value array of shape (4,2) could not be broadcast ... (4
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 import numpy as np
 import pytest
 
-pytest.importorskip("tianshou")
+import tradewinds
 
-from tianshou.algorithm.multiagent.marl import MultiAgentPolicy  # noqa: E402
-from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm  # noqa: E402
-from tianshou.data import Collector, VectorReplayBuffer  # noqa: E402
-from tianshou.env import DummyVectorEnv, PettingZooEnv  # noqa: E402
-
-import tradewinds  # noqa: E402
+# Tianshou is imported in the test, not at collection: every xdist worker collects this
+# file and only one runs it (the import takes seconds).
+pytestmark = pytest.mark.skipif(find_spec("tianshou") is None, reason="needs tianshou")
 
 ENVS = 4
 
@@ -34,6 +33,11 @@ def _episodes(buffer):
 
 @pytest.mark.parametrize("game,n", [("hansa", 2), ("hansa", 4), ("voyage", 2), ("voyage", 4)])
 def test_the_collector_plays_whole_episodes_of_legal_moves(game, n):
+    from tianshou.algorithm.multiagent.marl import MultiAgentPolicy
+    from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
+    from tianshou.data import Collector, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv, PettingZooEnv
+
     def make():
         return PettingZooEnv(tradewinds.make(game, num_players=n, illegal_action="raise"))
 

@@ -10,16 +10,16 @@ returns the game reports in its final infos.
 from __future__ import annotations
 
 import warnings
+from importlib.util import find_spec
 
 import numpy as np
 import pytest
 
-pytest.importorskip("torchrl")
+import tradewinds
 
-import torch  # noqa: E402
-from torchrl.envs import PettingZooWrapper  # noqa: E402
-
-import tradewinds  # noqa: E402
+# TorchRL is imported in the tests, not at collection: every xdist worker collects this
+# file and only one runs it (the import takes seconds).
+pytestmark = pytest.mark.skipif(find_spec("torchrl") is None, reason="needs torchrl")
 
 EPISODES = 2
 MAX_STEPS = 20_000
@@ -27,6 +27,8 @@ MAX_STEPS = 20_000
 
 def _masked_random(env, raw, gen, taken):
     """Uniform over the legal moves of the acting group; the others' actions are ignored."""
+    import torch
+
     def policy(td):
         acting = [g for g in env.group_map if td[g, "mask"].any()]
         assert len(acting) == 1                                  # AEC: one player at a time
@@ -48,6 +50,9 @@ def _masked_random(env, raw, gen, taken):
 
 @pytest.mark.parametrize("game,n", [("hansa", 2), ("hansa", 4), ("voyage", 2), ("voyage", 4)])
 def test_rollouts_play_whole_episodes_of_legal_moves(game, n):
+    import torch
+    from torchrl.envs import PettingZooWrapper
+
     raw = tradewinds.make(game, num_players=n, illegal_action="raise")
     with warnings.catch_warnings():        # "tested using PettingZoo == 1.24.3"
         warnings.simplefilter("ignore", UserWarning)

@@ -542,7 +542,7 @@ def test_batched_kernels_and_playouts_take_the_option():
     for i in range(8):
         np.testing.assert_array_equal(
             states[i], GAME.new_state(3, i, black_ship=True, max_rounds=4, **DICE))
-    masks = np.zeros((8, K.NUM_ACTIONS), np.uint8)
+    masks = np.zeros((8, K.NUM_ACTIONS), np.int8)
     keys = np.stack([seeds, seeds + 1], axis=1).astype(np.int32)
     finished = 0
     for _ in range(400):

@@ -80,7 +80,9 @@ class SelfPlay:
         self.decisions = 0
 
     def set_weights(self, weights: pvnet.Weights) -> None:
-        self.searcher.weights = weights
+        # a writeable copy: weights from Ray's object store are read-only, another type
+        # to numba, which would compile the whole search a second time for them
+        self.searcher.weights = pvnet.Weights(*(np.array(a) for a in weights))
 
     def play(self, positions: int, seed: int) -> dict:
         """At least `positions` records from games with seeds seed, seed + 1, ...; the
