@@ -107,6 +107,8 @@ def test_identity_reads_no_source_file(monkeypatch):
     real, real_open = Path.read_bytes, builtins.open
     want = {(m["name"], g, n): m["behaviour"] for g, n in (("hansa", 2), ("voyage", 3))
             for m in evaluate.load_ladder(g, n)["members"]}
+    for name, g, n in want:     # the agents' modules imported first: an import reads the
+        behaviour.identity(name, g, n)  # sources once for numba's cache, not the identity
 
     def read_bytes(self):
         assert self.suffix != ".py", f"an identity read {self}"
