@@ -56,6 +56,19 @@ def test_selfplay_records_visit_distributions_on_legal_actions():
     np.testing.assert_allclose(rec["value"][:, :2].sum(1), 1.0, atol=1e-6)
 
 
+def test_selfplay_plays_every_game_it_started_to_its_end():
+    """Once the target is in sight no game starts, and none is dropped half played: with
+    four games side by side and a target of one record, all four finish and each gives
+    records (full_share 1: every decision that is not forced is recorded)."""
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
+    sp = selfplay.SelfPlay(g, 2, pvnet.random_weights(config, 1), selfplay.SelfPlayConfig(
+        games=4, simulations=4, fast_simulations=2, full_share=1.0))
+    rec = sp.play(1, seed=3)
+    assert sp.games_finished == 4
+    assert len(rec["obs"]) >= 4 * 10          # a Hansa game has far more than 10 decisions
+
+
 def test_gumbel_selfplay_records_improved_policies_and_plays_the_halving_winner():
     """root="gumbel": the targets are the search's improved policies (all legal actions
     get mass, not only the visited ones); and the CLI takes --root gumbel."""

@@ -86,22 +86,28 @@ class SelfPlay:
 
     def play(self, positions: int, seed: int) -> dict:
         """At least `positions` records from games with seeds seed, seed + 1, ...; the
-        search and the move choices draw from generators seeded by `seed`."""
+        search and the move choices draw from generators seeded by `seed`.
+
+        Once the finished games' records and those of the games in play reach
+        `positions`, no new game starts and the games in play are played to their end:
+        none is dropped half played (which would waste its searches and keep long games
+        out of the records more often than short ones)."""
         G, cfg, n = self.game, self.config, self.num_players
         gen = np.random.default_rng([seed, 0x5E1F])
         keys = gen.integers(-(2**31), 2**31, size=(cfg.games, 2)).astype(np.int32)
         next_seed = seed
         states = np.zeros((cfg.games, G.state_size), np.int32)
         moves = np.zeros(cfg.games, np.int64)
+        playing = np.ones(cfg.games, bool)
         pending: list[list] = [[] for _ in range(cfg.games)]
         done: list[tuple] = []
         recorded = 0        # records of finished games
         for g in range(cfg.games):
             states[g] = G.new_state(n, next_seed)
             next_seed += 1
-        while recorded < positions:
+        while playing.any():
             live, players, masks = [], [], []
-            for g in range(cfg.games):
+            for g in np.flatnonzero(playing):
                 mask = G.legal_mask(states[g])
                 if np.count_nonzero(mask) == 1:        # forced: no search, no record
                     self._step(g, int(np.flatnonzero(mask)[0]), states, moves)
@@ -110,40 +116,50 @@ class SelfPlay:
                 players.append(G.current_player(states[g]))
                 masks.append(mask)
             if live:
-                full = gen.random(len(live)) < cfg.full_share
-                sims = np.where(full, cfg.simulations, cfg.fast_simulations)
-                idx = np.array(live)
-                live_keys = keys[idx]
-                visits = self.searcher.run(states[idx], np.array(players, np.int64),
-                                           live_keys, sims, noise=gen)
-                keys[idx] = live_keys     # advanced by the search
-                q = self.searcher.root_values(len(live))
-                gumbel = cfg.root == "gumbel"
-                for i, g in enumerate(live):
-                    v = visits[i].astype(np.float64)
-                    if full[i]:
-                        obs = G.observe(states[g], players[i])
-                        if self.searcher.hinted:      # the net's input: the hint after it
-                            obs = net_input.hinted(G, states[g], obs, gen)
-                        target = self.searcher.improved[i].copy() if gumbel else v / v.sum()
-                        pending[g].append((obs, masks[i], target, players[i], q[i].copy()))
-                    if gumbel:
-                        a = int(self.searcher.chosen[i])
-                    elif moves[g] < cfg.sample_moves:
-                        a = int(gen.choice(v.size, p=v / v.sum()))
-                    else:
-                        a = az_search.best_action(visits[i], masks[i])
-                    self._step(g, a, states, moves)
-            for g in range(cfg.games):
+                self._search_and_move(live, players, masks, states, moves, keys, pending, gen)
+            for g in np.flatnonzero(playing):
                 if G.is_terminal(states[g]):
                     done.append((G.returns(states[g]), pending[g]))
                     recorded += len(pending[g])
                     pending[g] = []
                     self.games_finished += 1
+                    if recorded + sum(len(p) for p in pending) >= positions:
+                        playing[g] = False
+                        continue
                     states[g] = G.new_state(n, next_seed)
                     next_seed += 1
                     moves[g] = 0
         return self._records(done)
+
+    def _search_and_move(self, live, players, masks, states, moves, keys, pending, gen):
+        """One search for each game in `live` (a full one, recorded, with probability
+        full_share), then its move: sampled from the visits early in the game, else the
+        most visited (Gumbel: the search's own choice)."""
+        G, cfg = self.game, self.config
+        full = gen.random(len(live)) < cfg.full_share
+        sims = np.where(full, cfg.simulations, cfg.fast_simulations)
+        idx = np.array(live)
+        live_keys = keys[idx]
+        visits = self.searcher.run(states[idx], np.array(players, np.int64),
+                                   live_keys, sims, noise=gen)
+        keys[idx] = live_keys     # advanced by the search
+        q = self.searcher.root_values(len(live))
+        gumbel = cfg.root == "gumbel"
+        for i, g in enumerate(live):
+            v = visits[i].astype(np.float64)
+            if full[i]:
+                obs = G.observe(states[g], players[i])
+                if self.searcher.hinted:      # the net's input: the hint after it
+                    obs = net_input.hinted(G, states[g], obs, gen)
+                target = self.searcher.improved[i].copy() if gumbel else v / v.sum()
+                pending[g].append((obs, masks[i], target, players[i], q[i].copy()))
+            if gumbel:
+                a = int(self.searcher.chosen[i])
+            elif moves[g] < cfg.sample_moves:
+                a = int(gen.choice(v.size, p=v / v.sum()))
+            else:
+                a = az_search.best_action(visits[i], masks[i])
+            self._step(g, a, states, moves)
 
     def _step(self, g, a, states, moves) -> None:
         self.game.step(states[g], a)
