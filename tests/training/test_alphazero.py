@@ -107,6 +107,31 @@ def test_value_blend_mixes_the_outcome_with_the_root_value_and_nothing_else():
         selfplay.SelfPlayConfig(value_blend=1.5).check()
 
 
+def test_score_share_mixes_the_winners_with_the_seats_vp_shares():
+    """The same games whatever the share; with share 1 each record's value is its seats'
+    shares of the final VP (seen from the record's seat), half way the mean of the two."""
+    g = registry.game("hansa")
+    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
+    w = pvnet.random_weights(config, 1)
+    got = {}
+    for s in (0.0, 0.5, 1.0):
+        sp = selfplay.SelfPlay(g, 2, w, selfplay.SelfPlayConfig(
+            games=1, simulations=4, fast_simulations=2, full_share=1.0, score_share=s))
+        got[s] = sp.play(1, seed=4)
+    for k in ("obs", "mask", "policy"):
+        np.testing.assert_array_equal(got[0.0][k], got[1.0][k])
+    z, v = got[0.0]["value"][:, :2], got[1.0]["value"][:, :2]
+    assert set(np.unique(z)) <= {0.0, 0.5, 1.0}
+    assert not np.isin(v, [0.0, 0.5, 1.0]).all()                # VP shares, not winners
+    np.testing.assert_allclose(v.sum(1), 1.0, atol=1e-6)
+    # the winner's VP share is above a half, and the seat that won is the one with it
+    np.testing.assert_array_equal(np.argmax(z, 1), np.argmax(v, 1))
+    np.testing.assert_allclose(got[0.5]["value"], (got[0.0]["value"] + got[1.0]["value"]) / 2,
+                               atol=1e-6)
+    with pytest.raises(ValueError, match="score_share must be in"):
+        selfplay.SelfPlayConfig(score_share=-0.1).check()
+
+
 def test_replay_buffer_keeps_the_newest_and_round_trips(tmp_path):
     buf = replay.ReplayBuffer(5, 3, 2)
     rec = selfplay.empty_records(3, 2, 7)

@@ -101,6 +101,9 @@ class AlphaZeroConfig:
     full_share: float = option(0.25, type=float, help="share of decisions searched fully")
     value_blend: float = option(0.0, type=float, help="value target: this share of the "
                                 "search's root value, the rest the game's outcome")
+    score_share: float = option(0.0, type=float, help="the game's outcome: this share of "
+                                "each seat's share of the VP, the rest who won (a denser "
+                                "signal, from the rules alone)")
     root: str = option("puct", choices=("puct", "gumbel"), help="root selection of the "
                        "self-play search (gumbel: sequential halving, improved-policy "
                        "targets; agents/gumbel.py)")
@@ -141,8 +144,9 @@ class AlphaZeroConfig:
             raise ValueError(f"full_share must be in (0, 1], got {self.full_share!r}")
         if self.fast_simulations > self.simulations:
             raise ValueError("fast_simulations must not exceed simulations")
-        if not 0.0 <= self.value_blend <= 1.0:
-            raise ValueError(f"value_blend must be in [0, 1], got {self.value_blend!r}")
+        for name in ("value_blend", "score_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
         if not self.value_weight > 0.0:
             raise ValueError(f"value_weight must be positive, got {self.value_weight!r}")
         if self.init_replay is not None and self.init is None:
@@ -278,7 +282,7 @@ class Run:
             config = SelfPlayConfig(games=c.games, simulations=c.simulations,
                                     fast_simulations=c.fast_simulations,
                                     full_share=c.full_share, value_blend=c.value_blend,
-                                    root=c.root)
+                                    score_share=c.score_share, root=c.root)
             if c.actors:
                 from tradewinds.training.alphazero.actors import RayActors
 

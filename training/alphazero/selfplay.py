@@ -39,6 +39,7 @@ class SelfPlayConfig:
     full_share: float = 0.25        # decisions with the full search
     sample_moves: int = 30          # decisions per game sampled from the visit counts
     value_blend: float = 0.0        # value target: (1 - b) * outcome + b * root Q
+    score_share: float = 0.0        # outcome: (1 - s) * win shares + s * VP shares
     root: str = "puct"              # the search's root selection (az_search.ROOTS)
 
     def check(self) -> None:
@@ -50,8 +51,9 @@ class SelfPlayConfig:
             raise ValueError(f"full_share must be in (0, 1], got {self.full_share!r}")
         if self.fast_simulations > self.simulations:
             raise ValueError("fast_simulations must not exceed simulations")
-        if not 0.0 <= self.value_blend <= 1.0:
-            raise ValueError(f"value_blend must be in [0, 1], got {self.value_blend!r}")
+        for name in ("value_blend", "score_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
         if self.root not in az_search.ROOTS:
             raise ValueError(f"root must be one of {', '.join(az_search.ROOTS)}, "
                              f"got {self.root!r}")
@@ -119,7 +121,7 @@ class SelfPlay:
                 self._search_and_move(live, players, masks, states, moves, keys, pending, gen)
             for g in np.flatnonzero(playing):
                 if G.is_terminal(states[g]):
-                    done.append((G.returns(states[g]), pending[g]))
+                    done.append((self._outcome(states[g]), pending[g]))
                     recorded += len(pending[g])
                     pending[g] = []
                     self.games_finished += 1
@@ -160,6 +162,18 @@ class SelfPlay:
             else:
                 a = az_search.best_action(visits[i], masks[i])
             self._step(g, a, states, moves)
+
+    def _outcome(self, state) -> np.ndarray:
+        """A finished game's outcome by seat: its win shares, with `score_share` s > 0
+        (1 - s) times them plus s times each seat's share of the VP (a denser signal than
+        who won, from the rules alone: KataGo's score target, as a share)."""
+        returns = self.game.returns(state)
+        s = self.config.score_share
+        if not s:
+            return returns
+        vp = np.maximum(self.game.scores(state).astype(np.float64), 0.0)
+        shares = vp / vp.sum() if vp.sum() > 0 else np.full(vp.size, 1.0 / vp.size)
+        return (1.0 - s) * returns + s * shares
 
     def _step(self, g, a, states, moves) -> None:
         self.game.step(states[g], a)
