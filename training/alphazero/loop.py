@@ -93,7 +93,8 @@ class AlphaZeroConfig:
     warm_every: int = option(1, type=int_at_least(1), help="record one heuristic decision "
                              "in N (more games per record: a value that generalises)")
     positions: int = option(4000, type=int_at_least(1), help="recorded self-play positions "
-                            "per iteration")
+                            "per iteration, at least: the games in play when they are "
+                            "reached are played to their end")
     games: int = option(32, type=int_at_least(1), help="self-play games played side by side")
     simulations: int = option(100, type=int_at_least(2), help="simulations of a full search")
     fast_simulations: int = option(25, type=int_at_least(1), help="simulations of a quick "
