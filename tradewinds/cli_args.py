@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +67,22 @@ def int_at_least(minimum: int):
         return value
 
     parse.__name__ = f"integer >= {minimum}"
+    return parse
+
+
+def steps_at_least(minimum: int):
+    """A whole count of env steps, with an optional k or M: 300000, 300k, 1.5M."""
+    def parse(text: str) -> int:
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmM]?)", text.strip().replace("_", ""))
+        value = float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6}[m.group(2).lower()] if m else -1
+        if not m or value != int(value):
+            raise argparse.ArgumentTypeError(f"must be a whole number of steps (300000, 300k, "
+                                             f"1.5M), got {text!r}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {text}")
+        return int(value)
+
+    parse.__name__ = f"steps >= {minimum}"
     return parse
 
 

@@ -24,7 +24,14 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tradewinds.cli_args import check_positive_ints, game_name, int_at_least, int_tuple, option
+from tradewinds.cli_args import (
+    check_positive_ints,
+    game_name,
+    int_at_least,
+    int_tuple,
+    option,
+    steps_at_least,
+)
 from tradewinds.studies import run_fields as rf
 from tradewinds.training import checkpoints as ck
 from tradewinds.training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot, parse_weights
@@ -42,7 +49,7 @@ class TrainConfig:
     game: str = option("hansa", help="game name: hansa or voyage", positional=True,
                        required=True, type=game_name)
     players: int = option(2, type=int, help="player count, 2-4")
-    steps: int = option(1_000_000, type=int_at_least(1), help="total env steps (learner "
+    steps: int = option(1_000_000, type=steps_at_least(1), help="total env steps (learner "
                         "decisions) to reach")
     out: str | None = option(None, help="run directory", show="results/train/<game>_<players>p")
     resume: bool = option(False, help="continue the run in --out")
@@ -51,7 +58,7 @@ class TrainConfig:
     reward: str = option("score", choices=("win", "zero_sum", "score"), help="reward mode "
                          "(tradewinds/rewards.py; score: the change of the VP margin at every "
                          "step)")
-    checkpoint_every: int = option(100_000, type=int_at_least(1), help="env steps between "
+    checkpoint_every: int = option(100_000, type=steps_at_least(1), help="env steps between "
                                    "checkpoints, snapshots and evaluations")
     eval_games: int = option(200, type=int_at_least(1), help="evaluation games per opponent "
                              "at each checkpoint")

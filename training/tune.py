@@ -23,7 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from tradewinds.cli_args import check_positive_ints, game_name, int_at_least, option
+from tradewinds.cli_args import (
+    check_positive_ints,
+    game_name,
+    int_at_least,
+    option,
+    steps_at_least,
+)
 from tradewinds.studies import run_fields as rf
 
 OBJECTIVE = "vp_share"       # the VP share against the heuristic (`vp_share`)
@@ -48,8 +54,8 @@ class TuneConfig:
     game: str = option(help="game name", positional=True, required=True, type=game_name)
     players: int = option(2, type=int, help="player count")
     trials: int = option(20, type=int_at_least(1), help="finished or pruned trials to reach")
-    trial_steps: int = option(300_000, type=int_at_least(1), help="env steps of each trial")
-    checkpoint_every: int = option(100_000, type=int_at_least(1), help="env steps between a "
+    trial_steps: int = option(300_000, type=steps_at_least(1), help="env steps of each trial")
+    checkpoint_every: int = option(100_000, type=steps_at_least(1), help="env steps between a "
                                    "trial's evaluations (the pruner's points)")
     eval_games: int = option(200, type=int_at_least(1), help="games against each evaluation "
                              "opponent at a checkpoint")

@@ -4,10 +4,12 @@ the parser gives for an option that is not typed is the API's default."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 
 import pytest
 
+from tradewinds import cli_args
 from tradewinds.cli import main as cli
 from tradewinds.cli import options
 from tradewinds.cli_args import option
@@ -98,3 +100,21 @@ def test_a_command_loads_only_its_own_options():
     assert any(a.dest == "games" for a in parser.subcommands["demo"]._actions)
     fpa = [a.dest for a in parser.subcommands["fpa"]._actions]
     assert fpa == ["help"]
+
+
+@pytest.mark.parametrize("typed,steps", [("300000", 300_000), ("300k", 300_000),
+                                         ("1.5M", 1_500_000), ("2_000", 2000)])
+def test_step_counts_take_k_and_m(typed, steps):
+    """`train --steps` and `tune --trial-steps` read 300k or 1.5M as `exploit --budget`
+    does."""
+    assert cli_args.steps_at_least(1)(typed) == steps
+    args = _parser("train").parse_args(["hansa", "--steps", typed])
+    assert args.steps == steps
+    args = _parser("tune").parse_args(["hansa", "--trial-steps", typed])
+    assert args.trial_steps == steps
+
+
+@pytest.mark.parametrize("typed", ["1.5k5", "0.5", "-3", "2G", "", "1e6"])
+def test_a_bad_step_count_names_what_was_typed(typed):
+    with pytest.raises(argparse.ArgumentTypeError, match="whole number of steps|at least"):
+        cli_args.steps_at_least(1)(typed)
