@@ -21,7 +21,7 @@ from tradewinds.training.alphazero.loop import AlphaZeroConfig, train  # noqa: E
 
 ROOT = Path(__file__).resolve().parents[2]
 PEBBLES = "tests.helpers.pebbles_env"
-SMALL = dict(players=2, from_scratch=True, positions=400, games=16, simulations=16,
+SMALL = dict(players=2, from_scratch=True, positions=400, games=16, simulations=32,
              fast_simulations=4, train_steps=50, learner_batch=64, rate_simulations=8,
              rate_mcts_games=0, width=32, blocks=1, progress=False)
 
@@ -33,7 +33,9 @@ def no_heuristic(*args, **kwargs):
 def test_pebbles_learns_from_scratch_to_beat_random_clearly(tmp_path, monkeypatch):
     """The guide game has no heuristic: the random net (iteration 0) is as good as random;
     after 20 short iterations of self-play (about 20 s) the raw net wins clearly: the
-    interval of 60 games above 0.75 (the run this test was written on won all 60)."""
+    interval of 60 games above 0.75 (this seed's run won all 60). A run this small is
+    fragile: of seeds 0-7, three end in a policy that avoids taking three pebbles and
+    loses to random (lab/notes/2026-12-07-selfplay.md)."""
     from tradewinds.training.alphazero import warmstart
 
     monkeypatch.setattr(warmstart, "heuristic_records", no_heuristic)
