@@ -28,10 +28,7 @@ def chained(net: str, recipe_name: str, before: list[str], out: str) -> dict:
             "command": " && ".join(m["command"] for m in metas),
             "core_hours": round(sum(float(m["core_hours"]) for m in metas), 6),
             "stage_core_hours": [round(float(m["core_hours"]), 4) for m in metas],
-            "recipe": r.name, "recipe_text": r.text, "commit": recipe.commit(),
-            "stages": [{"name": s.name, "algo": s.algo, **s.settings} for s in r.stages]}
-    if r.search:
-        meta["search"] = dict(r.search)
+            **recipe.provenance(r)}
     pvnet.save(out, weights, config, meta)
     return meta
 

@@ -285,22 +285,31 @@ def commit() -> str:
         return "unknown"
 
 
+def stage_settings(recipe: Recipe) -> list[dict]:
+    """Each stage's name, algorithm and settings, in order."""
+    return [{"name": s.name, "algo": s.algo, **s.settings} for s in recipe.stages]
+
+
+def provenance(recipe: Recipe) -> dict:
+    """What a net made by `recipe` carries in its metadata: the recipe's name, text and
+    stages, the commit, and the search settings `az` plays it with."""
+    meta = {"recipe": recipe.name, "recipe_text": recipe.text, "commit": commit(),
+            "stages": stage_settings(recipe)}
+    if recipe.search:
+        meta["search"] = dict(recipe.search)
+    return meta
+
+
 def finish(recipe: Recipe, out: Path) -> Path:
     """`<out>/net.npz`: the ship stage's net with the recipe in its metadata."""
     from tradewinds.agents import pvnet
 
     source = _output(recipe, out, "@" + recipe.ship, "net")
     weights, config, meta = pvnet.load(source)
-    meta = {**meta, "recipe": recipe.name, "recipe_text": recipe.text, "commit": commit(),
-            "core_hours": round(core_hours(recipe, out), 6),
-            "stages": [{"name": s.name, "algo": s.algo, **s.settings} for s in recipe.stages]}
-    if recipe.search:
-        meta["search"] = dict(recipe.search)
+    meta = {**meta, "core_hours": round(core_hours(recipe, out), 6), **provenance(recipe)}
     return pvnet.save(Path(out) / "net.npz", weights, config, meta)
 
 
 def describe(recipe: Recipe) -> str:
     return json.dumps({"name": recipe.name, "game": recipe.game, "players": recipe.players,
-                       "ship": recipe.ship,
-                       "stages": [{"name": s.name, "algo": s.algo, **s.settings}
-                                  for s in recipe.stages]}, indent=1)
+                       "ship": recipe.ship, "stages": stage_settings(recipe)}, indent=1)
