@@ -27,17 +27,7 @@ def dropping_play(self, positions: int, seed: int) -> dict:
         states[g] = G.new_state(n, next_seed)
         next_seed += 1
     while recorded < positions:
-        live, players, masks = [], [], []
-        for g in range(cfg.games):
-            mask = G.legal_mask(states[g])
-            if np.count_nonzero(mask) == 1:
-                self._step(g, int(np.flatnonzero(mask)[0]), states, moves)
-                continue
-            live.append(g)
-            players.append(G.current_player(states[g]))
-            masks.append(mask)
-        if live:
-            self._search_and_move(live, players, masks, states, moves, keys, pending, gen)
+        self._wave(range(cfg.games), states, moves, keys, pending, gen)
         for g in range(cfg.games):
             if G.is_terminal(states[g]):
                 done.append((self._outcome(states[g]), pending[g]))

@@ -108,17 +108,7 @@ class SelfPlay:
             states[g] = G.new_state(n, next_seed)
             next_seed += 1
         while playing.any():
-            live, players, masks = [], [], []
-            for g in np.flatnonzero(playing):
-                mask = G.legal_mask(states[g])
-                if np.count_nonzero(mask) == 1:        # forced: no search, no record
-                    self._step(g, int(np.flatnonzero(mask)[0]), states, moves)
-                    continue
-                live.append(g)
-                players.append(G.current_player(states[g]))
-                masks.append(mask)
-            if live:
-                self._search_and_move(live, players, masks, states, moves, keys, pending, gen)
+            self._wave(np.flatnonzero(playing), states, moves, keys, pending, gen)
             for g in np.flatnonzero(playing):
                 if G.is_terminal(states[g]):
                     done.append((self._outcome(states[g]), pending[g]))
@@ -132,6 +122,22 @@ class SelfPlay:
                     next_seed += 1
                     moves[g] = 0
         return self._records(done)
+
+    def _wave(self, games, states, moves, keys, pending, gen) -> None:
+        """One decision in each of `games`: a forced one played without a search or a
+        record, the others searched side by side (`_search_and_move`)."""
+        G = self.game
+        live, players, masks = [], [], []
+        for g in games:
+            mask = G.legal_mask(states[g])
+            if np.count_nonzero(mask) == 1:        # forced: no search, no record
+                self._step(g, int(np.flatnonzero(mask)[0]), states, moves)
+                continue
+            live.append(g)
+            players.append(G.current_player(states[g]))
+            masks.append(mask)
+        if live:
+            self._search_and_move(live, players, masks, states, moves, keys, pending, gen)
 
     def _search_and_move(self, live, players, masks, states, moves, keys, pending, gen):
         """One search for each game in `live` (a full one, recorded, with probability
