@@ -44,11 +44,16 @@ def test_heuristic_records_every_kth_decision_of_the_same_games():
         warmstart.heuristic_records(g, 2, 6, every=0)
 
 
-def test_selfplay_records_visit_distributions_on_legal_actions():
+def _hansa_selfplay(**settings):
+    """Self-play at Hansa, 2 players, with the same small random net every call."""
     g = registry.game("hansa")
     config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
-    sp = selfplay.SelfPlay(g, 2, pvnet.random_weights(config, 1),
-                           selfplay.SelfPlayConfig(games=3, simulations=6, fast_simulations=2))
+    return selfplay.SelfPlay(g, 2, pvnet.random_weights(config, 1),
+                             selfplay.SelfPlayConfig(**settings))
+
+
+def test_selfplay_records_visit_distributions_on_legal_actions():
+    sp = _hansa_selfplay(games=3, simulations=6, fast_simulations=2)
     rec = sp.play(20, seed=1)
     assert len(rec["obs"]) >= 20 and sp.games_finished >= 1
     assert (rec["policy"][~rec["mask"]] == 0).all()
@@ -60,10 +65,7 @@ def test_selfplay_plays_every_game_it_started_to_its_end():
     """Once the target is in sight no game starts, and none is dropped half played: with
     four games side by side and a target of one record, all four finish and each gives
     records (full_share 1: every decision that is not forced is recorded)."""
-    g = registry.game("hansa")
-    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
-    sp = selfplay.SelfPlay(g, 2, pvnet.random_weights(config, 1), selfplay.SelfPlayConfig(
-        games=4, simulations=4, fast_simulations=2, full_share=1.0))
+    sp = _hansa_selfplay(games=4, simulations=4, fast_simulations=2, full_share=1.0)
     rec = sp.play(1, seed=3)
     assert sp.games_finished == 4
     assert len(rec["obs"]) >= 4 * 10          # a Hansa game has far more than 10 decisions
@@ -72,10 +74,7 @@ def test_selfplay_plays_every_game_it_started_to_its_end():
 def test_gumbel_selfplay_records_improved_policies_and_plays_the_halving_winner():
     """root="gumbel": the targets are the search's improved policies (all legal actions
     get mass, not only the visited ones); and the CLI takes --root gumbel."""
-    g = registry.game("hansa")
-    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
-    sp = selfplay.SelfPlay(g, 2, pvnet.random_weights(config, 1), selfplay.SelfPlayConfig(
-        games=3, simulations=6, fast_simulations=2, root="gumbel"))
+    sp = _hansa_selfplay(games=3, simulations=6, fast_simulations=2, root="gumbel")
     rec = sp.play(20, seed=1)
     assert len(rec["obs"]) >= 20 and sp.games_finished >= 1
     assert (rec["policy"][~rec["mask"]] == 0).all()
@@ -88,14 +87,8 @@ def test_gumbel_selfplay_records_improved_policies_and_plays_the_halving_winner(
 def test_value_blend_mixes_the_outcome_with_the_root_value_and_nothing_else():
     """The same seeds give the same games whatever the blend: only the value targets
     move, and the half blend is exactly the mean of the outcome and the root value."""
-    g = registry.game("hansa")
-    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
-    w = pvnet.random_weights(config, 1)
-    got = {}
-    for b in (0.0, 0.5, 1.0):
-        sp = selfplay.SelfPlay(g, 2, w, selfplay.SelfPlayConfig(
-            games=3, simulations=6, fast_simulations=2, value_blend=b))
-        got[b] = sp.play(20, seed=1)
+    got = {b: _hansa_selfplay(games=3, simulations=6, fast_simulations=2,
+                              value_blend=b).play(20, seed=1) for b in (0.0, 0.5, 1.0)}
     for k in ("obs", "mask", "policy"):
         np.testing.assert_array_equal(got[0.0][k], got[1.0][k])
     z, q = got[0.0]["value"], got[1.0]["value"]
@@ -110,14 +103,8 @@ def test_value_blend_mixes_the_outcome_with_the_root_value_and_nothing_else():
 def test_score_share_mixes_the_winners_with_the_seats_vp_shares():
     """The same games whatever the share; with share 1 each record's value is its seats'
     shares of the final VP (seen from the record's seat), half way the mean of the two."""
-    g = registry.game("hansa")
-    config = pvnet.NetConfig("hansa", 2, g.obs_size, g.num_actions, 16, 1)
-    w = pvnet.random_weights(config, 1)
-    got = {}
-    for s in (0.0, 0.5, 1.0):
-        sp = selfplay.SelfPlay(g, 2, w, selfplay.SelfPlayConfig(
-            games=1, simulations=4, fast_simulations=2, full_share=1.0, score_share=s))
-        got[s] = sp.play(1, seed=4)
+    got = {s: _hansa_selfplay(games=1, simulations=4, fast_simulations=2, full_share=1.0,
+                              score_share=s).play(1, seed=4) for s in (0.0, 0.5, 1.0)}
     for k in ("obs", "mask", "policy"):
         np.testing.assert_array_equal(got[0.0][k], got[1.0][k])
     z, v = got[0.0]["value"][:, :2], got[1.0]["value"][:, :2]
