@@ -70,12 +70,16 @@ def int_at_least(minimum: int):
     return parse
 
 
+STEP_UNITS = {"": 1, "k": 1_000, "m": 1_000_000}
+"""The suffixes of a count of env steps (lower case): 300k, 1.5M."""
+
+
 def steps_at_least(minimum: int):
     """A whole count of env steps, with an optional k or M: 300000, 300k, 1.5M."""
     def parse(text: str) -> int:
         m = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmM]?)", text.strip().replace("_", ""))
-        value = float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6}[m.group(2).lower()] if m else -1
-        if not m or value != int(value):
+        value = float(m.group(1)) * STEP_UNITS[m.group(2).lower()] if m else None
+        if value is None or value != int(value):
             raise argparse.ArgumentTypeError(f"must be a whole number of steps (300000, 300k, "
                                              f"1.5M), got {text!r}")
         if value < minimum:
