@@ -9,7 +9,19 @@ inside the fixtures, so a run that needs neither does not build them.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+# Tests check behaviour, not speed: numba compiles the kernels at LLVM's -O1 (the same
+# results, about a fifth less time from a cold cache; -O0 runs slower) into a cache of the
+# suite's own, so that a benchmark never loads code compiled at -O1. Set either variable to
+# override; benchmarks and users keep numba's defaults (-O3, the source's __pycache__).
+# Set here because numba reads both once, at import, which comes after this file.
+os.environ.setdefault("NUMBA_OPT", "1")
+os.environ.setdefault("NUMBA_CACHE_DIR",
+                      str(Path(__file__).resolve().parent.parent / ".pytest_cache" / "numba"))
 
 
 @pytest.fixture
