@@ -24,6 +24,15 @@ os.environ.setdefault("NUMBA_CACHE_DIR",
                       str(Path(__file__).resolve().parent.parent / ".pytest_cache" / "numba"))
 
 
+def pytest_configure(config):
+    """Under `-n N`, xdist's default deals tests out one by one; a file's tests share their
+    kernels, so deal whole files (`--dist loadfile`) and one worker compiles them, not two.
+    An explicit `--dist` is kept."""
+    explicit = any(a.startswith("--dist") for a in config.invocation_params.args)
+    if getattr(config.option, "dist", "no") == "load" and not explicit:
+        config.option.dist = "loadfile"
+
+
 @pytest.fixture
 def pebbles():
     """The tiny test game Pebbles, registered for one test (other tests see the registry
