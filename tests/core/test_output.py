@@ -42,6 +42,18 @@ def test_a_table_sent_down_a_pipe_prints_whole():
         assert sum(CELL in line for line in ours.splitlines()) == 1
 
 
+def test_agent_names_print_as_written():
+    """rich would print the agent br:100:heuristic with its emoji for ':100:'."""
+    import io
+
+    from tradewinds import output
+
+    out = output.console()
+    out.file = io.StringIO()
+    out.print("br:100:heuristic")
+    assert out.file.getvalue().strip() == "br:100:heuristic"
+
+
 def test_a_given_columns_wins():
     assert CELL not in _run("ours", COLUMNS="60")
 
