@@ -5,7 +5,9 @@ Registered: ``random``, ``heuristic``, ``noisy:<eps>`` (the heuristic with rando
 mixed in), ``mcts:<simulations>``, ``ppo`` (the shipped checkpoint), ``ppo:<path>`` and
 ``rllib:<path>`` (a policy trained with RLlib), ``az`` / ``az:<path>`` (a policy-value
 net guiding IS-MCTS), ``net`` / ``net:<path>`` (its raw policy) and ``dest:<draws>`` (the
-Voyage heuristic with each turn's destination searched) (docs/agents.md); more agents
+Voyage heuristic with each turn's destination searched) and ``br:<N>:<agent>`` (a search
+that plays the heuristic, random or noisy agent inside its tree: a best response to it)
+(docs/agents.md); more agents
 join through ``agents.register(name, factory)``.
 """
 
@@ -31,6 +33,7 @@ register("noisy", "tradewinds.agents.noisy:NoisyAgent", replace=True)
 register("az", "tradewinds.agents.az:AlphaZeroAgent", replace=True)
 register("net", "tradewinds.agents.az:NetAgent", replace=True)
 register("dest", "tradewinds.agents.destinations_voyage:DestinationAgent", replace=True)
+register("br", "tradewinds.agents.respond:BestResponseSearch", replace=True)
 
 __all__ = [
     "RandomAgent",

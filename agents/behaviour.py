@@ -39,6 +39,7 @@ MODULES = {label: f"tradewinds.agents.{module}" for label, module in {
     "value_voyage": "value_voyage", "noisy": "noisy", "ismcts": "ismcts", "ppo": "ppo",
     "rllib": "rllib_agent", "az": "az", "az_search": "az_search", "gumbel": "gumbel",
     "pvnet": "pvnet", "net_input": "net_input", "destinations_voyage": "destinations_voyage",
+    "respond": "respond",
 }.items()}
 STRATEGIES = {"hansa": ("heuristic_hansa",), "voyage": ("heuristic_voyage",)}
 JUDGEMENTS = {"voyage": ("value_voyage",)}   # Hansa's leaves: the heuristic's evaluation
@@ -55,9 +56,10 @@ PARTS = {
     "az": ("az", "az_search", "gumbel", "ismcts", "pvnet", "net_input", "heuristic",
            "policies"),
     "dest": ("destinations_voyage", "heuristic", "policies"),
+    "br": ("respond", "ismcts", "noisy", "heuristic", "policies"),
 }
-USES_STRATEGY = {"heuristic", "noisy", "mcts", "net", "az", "dest"}
-USES_JUDGEMENT = {"mcts", "az", "dest"}
+USES_STRATEGY = {"heuristic", "noisy", "mcts", "net", "az", "dest", "br"}
+USES_JUDGEMENT = {"mcts", "az", "dest", "br"}
 # shared module -> the label that versions it: the label of the module it was split from,
 # named by every identity whose modules import it (tests/studies/test_replay.py)
 VERSIONED_BY = {

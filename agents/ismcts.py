@@ -23,8 +23,9 @@ Agent names: ``mcts:400`` (400 iterations per decision); factory keywords
 ``simulations``, ``c`` (exploration constant), ``rollout`` ("heuristic" | "random"),
 ``depth`` (rollout decisions before the judgement; -1 = to the end), ``scale`` (value
 units per unit of log-odds in the judgement), ``prior`` (0..1), ``time_budget`` (seconds
-per decision; the search stops at whichever limit comes first). Defaults per game:
-`DEFAULTS` (measured; see there).
+per decision; the search stops at whichever limit comes first), ``model`` (an agent the
+other seats play inside the tree instead of being searched: ``br:<N>:<agent>``,
+`agents.respond`). Defaults per game: `DEFAULTS` (measured; see there).
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ class Settings(NamedTuple):
     rollout_kind: int        # playouts.ROLLOUTS
     rollout_depth: int
     scale: float
+    model: float             # < 0: every seat searched; else the others play noisy:<model>
 
 
 @kernel(inline="always")
@@ -182,26 +184,56 @@ def _untried_child(tree, node, legal, k, key, full):
     return pick
 
 
+@kernel(inline="always")
+def _modelled_action(aux, s, p, key, eps, mask, legal, k, seen):
+    """Seat p's move as `noisy:<eps>` plays it (eps 0: the heuristic, 1: random): a random
+    legal action (`legal[:k]`) with chance eps, else the heuristic's action on p's own
+    determinization of `s` (what p may see, the rest drawn again)."""
+    if eps > 0.0 and rng.below(key, 0, 1 << 30) < eps * (1 << 30):
+        return legal[rng.below(key, 0, k)]
+    _copy_into(seen, s)
+    protocol.determinize(aux, seen, p, key)
+    return policies.heuristic_action(aux, seen, mask, key)
+
+
 @njit(cache=True, inline="always")
-def _descend(aux, s, key, how, tree, buf, words, legal, path):
+def _descend(aux, s, key, how, tree, buf, words, legal, path, player, seen):
     """Walk the tree from the root on the determinization `s` to a new leaf (or the end of
     the game, or a full tree), stepping `s` along; returns the path's depth.
 
     UCB (``how.prior`` 0) expands every untried legal action (in random order) before a
     node's children are compared. PUCT asks the heuristic once per node, on the
     determinization that first reaches it, and grows one child per visit, the child PUCT
-    picks, valuing unvisited actions at the mover's fair share 1/n (first-play urgency)."""
+    picks, valuing unvisited actions at the mover's fair share 1/n (first-play urgency).
+    With an opponent model (``how.model`` >= 0) the other seats are not searched: each
+    plays its modelled move (`_modelled_action`), and the tree follows it."""
     mask = buf[:tree.children.shape[1]]
     puct = how.prior > 0
     fpu = 1.0 / s[0]
     node, depth = 0, 0
     path[0] = 0
     while not protocol.is_terminal(aux, s):
+        p = protocol.current_player(aux, s)
+        if how.model >= 0.0 and p != player:
+            protocol.legal_mask(aux, s, mask)
+            k = playouts.legal_list(buf, words, legal)
+            a = _modelled_action(aux, s, p, key, how.model, mask, legal, k, seen)
+            ch = tree.children[node, a]
+            protocol.apply(aux, s, a)
+            if ch < 0:
+                ch = _add_child(tree, node, a, p)
+                if ch >= 0:
+                    depth += 1
+                    path[depth] = ch
+                return depth
+            node = ch
+            depth += 1
+            path[depth] = node
+            continue
         if puct and tree.hint[node] < 0:
             tree.hint[node] = policies.heuristic_action(aux, s, mask, key)
         protocol.legal_mask(aux, s, mask)
         k = playouts.legal_list(buf, words, legal)
-        p = protocol.current_player(aux, s)
         if puct:
             a = _select_puct(tree, node, legal, k, how.c, how.prior, fpu)
             ch = tree.children[node, a]
@@ -244,10 +276,11 @@ def iterate(aux, root, player, key, iterations, how, tree):
     values = np.zeros(4, dtype=np.float64)
     path = np.zeros(tree.children.shape[0], dtype=np.int64)
     s = np.empty_like(root)
+    seen = np.empty_like(root)
     for _ in range(iterations):
         _copy_into(s, root)
         protocol.determinize(aux, s, player, key)
-        depth = _descend(aux, s, key, how, tree, buf, words, legal, path)
+        depth = _descend(aux, s, key, how, tree, buf, words, legal, path, player, seen)
         playouts.rollout(aux, s, mask, words, key, how.rollout_kind, how.rollout_depth)
         playouts.judge(aux, s, ret, values, how.scale)
         _backup(path, depth, ret, tree.visits, tree.value, tree.mover)
@@ -278,15 +311,17 @@ def best_root_action(children, visits, mask):
 def search(game, state, player: int, key: np.ndarray, simulations: int = 400,
            c: float = 0.7, rollout: str = "heuristic", time_budget: float | None = None,
            action_mask: np.ndarray | None = None, depth: int = -1, scale: float = 5.0,
-           prior: float = 0.0):
+           prior: float = 0.0, model: float = -1.0):
     """Run SO-ISMCTS for `player` (the decider of `state`); returns (action, tree).
     `action_mask`: the decider's legal actions (his own knowledge; computed if None).
     `depth`: rollout decisions before the position is judged (`playouts.judge`; `scale` VP per
     unit of log-odds); -1 plays rollouts to the end of the game. `prior` > 0: PUCT
     selection with that much prior weight on the heuristic's action; 0: UCB with
-    availability counts (`_descend`)."""
+    availability counts (`_descend`). `model` >= 0: the other seats are not searched but
+    play `noisy:<model>` (0 the heuristic, 1 random): a best response to that agent."""
     tree = new_tree(simulations + 1, game.num_actions)
-    how = Settings(float(c), float(prior), playouts.ROLLOUTS[rollout], int(depth), float(scale))
+    how = Settings(float(c), float(prior), playouts.ROLLOUTS[rollout], int(depth), float(scale),
+                   float(model))
     if time_budget is None:
         iterate(game.aux, state, player, key, simulations, how, tree)
     else:
@@ -300,6 +335,24 @@ def search(game, state, player: int, key: np.ndarray, simulations: int = 400,
     return int(best_root_action(tree.children, tree.visits, mask)), tree
 
 
+MODELLED = ("heuristic", "random", "noisy:<eps>")
+
+
+def model_eps(agent: str) -> float:
+    """The agent names the search can play inside its tree, as `noisy:<eps>`'s eps:
+    heuristic 0, random 1."""
+    from tradewinds.agents.noisy import parse_eps
+
+    if agent == "heuristic":
+        return 0.0
+    if agent == "random":
+        return 1.0
+    if isinstance(agent, str) and agent.startswith("noisy:"):
+        return parse_eps(agent.partition(":")[2])
+    raise ValueError(f"the search can model only {', '.join(MODELLED)} inside its tree, "
+                     f"not {agent!r}")
+
+
 class ISMCTSAgent:
     """`mcts:<simulations>`: SO-ISMCTS with heuristic or random rollouts."""
 
@@ -308,7 +361,8 @@ class ISMCTSAgent:
     def __init__(self, game: str = "hansa", spec: str | None = None, simulations: int = 400,
                  c: float | None = None, rollout: str | None = None,
                  time_budget: float | None = None, depth: int | None = None,
-                 scale: float | None = None, prior: float | None = None):
+                 scale: float | None = None, prior: float | None = None,
+                 model: str | None = None):
         from tradewinds import registry
 
         given = {"c": c, "rollout": rollout, "depth": depth, "scale": scale, "prior": prior}
@@ -340,6 +394,7 @@ class ISMCTSAgent:
         self.simulations, self.c, self.rollout = int(simulations), float(c), rollout
         self.time_budget = time_budget
         self.depth, self.scale, self.prior = int(depth), float(scale), float(prior)
+        self.model = -1.0 if model is None else model_eps(model)
         self.name = f"mcts:{self.simulations}"
 
     def act(self, observation, action_mask, rng: np.random.Generator, *, state=None) -> int:
@@ -351,13 +406,13 @@ class ISMCTSAgent:
         player = self.game.current_player(state)
         action, _ = search(self.game, state, player, heuristic.rng_key(rng), self.simulations,
                            self.c, self.rollout, self.time_budget, action_mask,
-                           self.depth, self.scale, self.prior)
+                           self.depth, self.scale, self.prior, self.model)
         return action
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(game={self.game.name!r}, simulations={self.simulations}, "
                 f"c={self.c}, rollout={self.rollout!r}, depth={self.depth}, "
-                f"prior={self.prior})")
+                f"prior={self.prior}, model={self.model})")
 
 
 disk_cache.refresh(globals())

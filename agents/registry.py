@@ -99,7 +99,7 @@ def builtin_names() -> frozenset:
 
 
 BUILTIN = frozenset({"random", "heuristic", "noisy", "mcts", "ppo", "rllib", "az", "net",
-                     "dest"})
+                     "dest", "br"})
 
 
 def kernel_policy(name: str) -> str | None:

@@ -18,7 +18,7 @@ from tests.helpers.hidden_variants import choice, hansa_variant, voyage_variant
 from tests.helpers.positions import positions
 from tradewinds import agents, registry
 
-SEARCHERS = ["heuristic", "noisy:0.5", "mcts:24"]
+SEARCHERS = ["heuristic", "noisy:0.5", "mcts:24", "br:24:noisy:0.5"]
 
 
 @pytest.mark.parametrize("name", SEARCHERS)
