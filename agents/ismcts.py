@@ -214,28 +214,16 @@ def _descend(aux, s, key, how, tree, buf, words, legal, path, player, seen):
     path[0] = 0
     while not protocol.is_terminal(aux, s):
         p = protocol.current_player(aux, s)
-        if how.model >= 0.0 and p != player:
-            protocol.legal_mask(aux, s, mask)
-            k = playouts.legal_list(buf, words, legal)
-            a = _modelled_action(aux, s, p, key, how.model, mask, legal, k, seen)
-            ch = tree.children[node, a]
-            protocol.apply(aux, s, a)
-            if ch < 0:
-                ch = _add_child(tree, node, a, p)
-                if ch >= 0:
-                    depth += 1
-                    path[depth] = ch
-                return depth
-            node = ch
-            depth += 1
-            path[depth] = node
-            continue
-        if puct and tree.hint[node] < 0:
+        modelled = how.model >= 0.0 and p != player
+        if puct and not modelled and tree.hint[node] < 0:
             tree.hint[node] = policies.heuristic_action(aux, s, mask, key)
         protocol.legal_mask(aux, s, mask)
         k = playouts.legal_list(buf, words, legal)
-        if puct:
-            a = _select_puct(tree, node, legal, k, how.c, how.prior, fpu)
+        if modelled or puct:
+            if modelled:
+                a = _modelled_action(aux, s, p, key, how.model, mask, legal, k, seen)
+            else:
+                a = _select_puct(tree, node, legal, k, how.c, how.prior, fpu)
             ch = tree.children[node, a]
             protocol.apply(aux, s, a)
             if ch < 0:
