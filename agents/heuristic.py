@@ -20,18 +20,27 @@ def decide(aux, s, mask, key):
 
 
 @njit(cache=True)
+def seat_action(aux, s, p, mask, seen, key):
+    """The heuristic's action for seat p of `s`, decided on p's own determinization (what
+    p may see, the rest drawn again), as `HeuristicAgent` decides. `mask` (int8) and
+    `seen` (a state vector) are scratch."""
+    for i in range(s.shape[0]):      # a plain loop: numba's slice assignment is slower
+        seen[i] = s[i]
+    protocol.determinize(aux, seen, p, key)
+    return policies.heuristic_action(aux, seen, mask, key)
+
+
+@njit(cache=True)
 def playout(aux, s, key, num_actions):
     """Every seat plays the heuristic to the end of the game, each decision made on a
     determinization for the decider (as `HeuristicAgent` does, with one generator at `key`
     for the whole game). Returns the number of decisions, or -1 - decisions if the
     heuristic chose an illegal action (a bug the caller reports)."""
     mask = np.zeros(num_actions, dtype=np.int8)
+    seen = np.empty_like(s)
     steps = 0
     while not protocol.is_terminal(aux, s):
-        p = protocol.current_player(aux, s)
-        seen = s.copy()
-        protocol.determinize(aux, seen, p, key)
-        a = policies.heuristic_action(aux, seen, mask, key)
+        a = seat_action(aux, s, protocol.current_player(aux, s), mask, seen, key)
         protocol.legal_mask(aux, s, mask)
         if a < 0 or a >= num_actions or not mask[a]:
             return -1 - steps

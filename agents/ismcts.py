@@ -191,9 +191,7 @@ def _modelled_action(aux, s, p, key, eps, mask, legal, k, seen):
     determinization of `s` (what p may see, the rest drawn again)."""
     if eps > 0.0 and rng.below(key, 0, 1 << 30) < eps * (1 << 30):
         return legal[rng.below(key, 0, k)]
-    _copy_into(seen, s)
-    protocol.determinize(aux, seen, p, key)
-    return policies.heuristic_action(aux, seen, mask, key)
+    return heuristic.seat_action(aux, s, p, mask, seen, key)
 
 
 @njit(cache=True, inline="always")

@@ -30,8 +30,7 @@ from numba import njit
 from tradewinds import rng
 
 # importing the heuristic agent binds both games' strategies to heuristic_action
-from tradewinds.agents import heuristic as _heuristic  # noqa: F401
-from tradewinds.agents import policies
+from tradewinds.agents import heuristic
 from tradewinds.compiled import disk_cache, protocol
 from tradewinds.protocol import KEY_SALT
 
@@ -56,9 +55,7 @@ def opponent_action(aux, s, code, mask, seen, key):
     """The action of the deciding seat of `s` for a RANDOM or HEURISTIC `code`. `mask`
     (int8[num_actions]) and `seen` (a state vector) are scratch buffers."""
     if code == HEURISTIC:
-        seen[:] = s
-        protocol.determinize(aux, seen, protocol.current_player(aux, s), key)
-        return policies.heuristic_action(aux, seen, mask, key)
+        return heuristic.seat_action(aux, s, protocol.current_player(aux, s), mask, seen, key)
     protocol.legal_mask(aux, s, mask)
     return rng.pick_set(mask, key)
 
