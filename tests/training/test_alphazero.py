@@ -44,6 +44,25 @@ def test_heuristic_records_every_kth_decision_of_the_same_games():
         warmstart.heuristic_records(g, 2, 6, every=0)
 
 
+def test_heuristic_records_score_share_mixes_in_the_seats_vp_shares():
+    """The same games whatever the share; with share 1 a warm record's value is its seats'
+    shares of the final VP, the winner's among the largest; half way, the mean of both."""
+    g = registry.game("hansa")
+    got = {s: warmstart.heuristic_records(g, 3, 3, seed=11, score_share=s)
+           for s in (0.0, 0.5, 1.0)}
+    np.testing.assert_array_equal(got[0.0]["obs"], got[1.0]["obs"])
+    z, v = got[0.0]["value"][:, :3], got[1.0]["value"][:, :3]
+    assert not np.isin(v, [0.0, 0.5, 1.0]).all()                # VP shares, not winners
+    np.testing.assert_allclose(v.sum(1), 1.0, atol=1e-6)
+    winner = np.argmax(z, 1)                                    # ties in VP go by the rules
+    np.testing.assert_allclose(v[np.arange(len(v)), winner], v.max(1), atol=1e-6)
+    np.testing.assert_allclose(got[0.5]["value"], (got[0.0]["value"] + got[1.0]["value"]) / 2,
+                               atol=1e-6)
+    assert (got[1.0]["value"][:, 3] == 0).all()                # no fourth seat
+    with pytest.raises(ValueError, match="score_share must be in"):
+        warmstart.heuristic_records(g, 2, 1, score_share=2.0)
+
+
 def _hansa_selfplay(**settings):
     """Self-play at Hansa, 2 players, with the same small random net every call."""
     g = registry.game("hansa")

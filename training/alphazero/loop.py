@@ -299,9 +299,11 @@ class Run:
         c = self.config
         t0, c0 = time.perf_counter(), time.process_time()
         records = heuristic_records(self.game, c.players, c.warm_games, seed=2**41 + c.seed,
-                                    every=c.warm_every, hint=bool(c.hint))
+                                    every=c.warm_every, hint=bool(c.hint),
+                                    score_share=c.score_share)
         held = heuristic_records(self.game, c.players, max(20, c.warm_games // 20),
-                                 seed=2**42 + c.seed, every=c.warm_every, hint=bool(c.hint))
+                                 seed=2**42 + c.seed, every=c.warm_every, hint=bool(c.hint),
+                                 score_share=c.score_share)
         losses = self.learner.fit(records, c.warm_epochs, c.learner_batch, self.gen)
         check = self.learner.evaluate(held)
         # The buffer starts with the heuristic's positions (a random sample that fills it,
@@ -345,7 +347,7 @@ class Run:
 
             self.buffer.add(heuristic_records(self.game, c.players, c.init_fill,
                                               seed=2**41 + c.seed, every=c.warm_every,
-                                              hint=bool(c.hint)))
+                                              hint=bool(c.hint), score_share=c.score_share))
         self.state["warm"] = True
         if not self.buffer.size:
             return {}

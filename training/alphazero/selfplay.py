@@ -59,6 +59,16 @@ class SelfPlayConfig:
                              f"got {self.root!r}")
 
 
+def outcome_with_scores(returns: np.ndarray, scores: np.ndarray, share: float) -> np.ndarray:
+    """Games' outcomes by seat (one row a game): (1 - share) times the win shares plus
+    share times each seat's share of the VP (negative VP counted as 0; all seats equal
+    when no seat has any)."""
+    vp = np.maximum(np.asarray(scores, np.float64), 0.0)
+    total = vp.sum(axis=1, keepdims=True)
+    shares = np.where(total > 0, vp / np.where(total > 0, total, 1.0), 1.0 / vp.shape[1])
+    return (1.0 - share) * np.asarray(returns, np.float64) + share * shares
+
+
 def empty_records(obs_size: int, num_actions: int, n: int = 0) -> dict:
     return {"obs": np.zeros((n, obs_size), np.float16),
             "mask": np.zeros((n, num_actions), bool),
@@ -177,9 +187,7 @@ class SelfPlay:
         s = self.config.score_share
         if not s:
             return returns
-        vp = np.maximum(self.game.scores(state).astype(np.float64), 0.0)
-        shares = vp / vp.sum() if vp.sum() > 0 else np.full(vp.size, 1.0 / vp.size)
-        return (1.0 - s) * returns + s * shares
+        return outcome_with_scores(returns[None], self.game.scores(state)[None], s)[0]
 
     def _step(self, g, a, states, moves) -> None:
         self.game.step(states[g], a)
