@@ -222,3 +222,34 @@ def test_aggregate_fits_each_round_on_the_searched_positions_of_all_rounds(tmp_p
     with pytest.raises(SystemExit) as e:
         dagger.main([str(init), "--aggregate", "--out", str(tmp_path / "x")])
     assert e.value.code == 2
+
+
+def test_az_teacher_labels_every_position_with_its_searchs_visit_shares(tmp_path):
+    """With --az-teacher every recorded position's label is the teacher net's search from
+    the deciding seat: visit shares over legal actions, the same as `az_labels` gives with
+    the same generator; a teacher beside --search, or a missing file, is refused."""
+    from tradewinds.training.alphazero import search_teacher
+
+    init = tiny_net(tmp_path, "hansa")
+    g = registry.game("hansa")
+    args = dagger.parser().parse_args([str(init), "--az-teacher", str(init),
+                                       "--az-simulations", "12", "--out", str(tmp_path / "r")])
+    args.argv = []
+    run = dagger.Run(args)
+    found = warmstart.heuristic_records(g, 2, 2, seed=5, every=6, keep_states=True,
+                                        net=run.learner.weights(), beta=0.5)
+    labelled, searched = run.searched(found, np.random.default_rng(1))
+    np.testing.assert_array_equal(searched, np.arange(len(found["obs"])))
+    policy = labelled["policy"]
+    np.testing.assert_allclose(policy.sum(1), 1.0, atol=1e-6)
+    assert (policy[~found["mask"]] == 0).all()                   # only legal actions visited
+    assert (policy.max(1) < 1).any()                             # soft targets, not one-hot
+    again = search_teacher.az_labels(g, str(init), found["state"], np.random.default_rng(1), 12)
+    np.testing.assert_array_equal(policy, again)
+    with pytest.raises(ValueError, match="two teachers"):
+        args.search = 5
+        dagger.Run(args)
+    with pytest.raises(SystemExit) as e:
+        dagger.main([str(init), "--az-teacher", str(tmp_path / "none.npz"), "--out",
+                     str(tmp_path / "x")])
+    assert e.value.code == 2

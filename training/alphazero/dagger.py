@@ -19,7 +19,11 @@ the labels at the positions where the heuristic's choice is not one of the
 ``--search-skip`` families (the Voyage move steps by default, nine decisions in ten) are
 the most visited action of the seat's `mcts:<N>` instead
 (`search_teacher.search_labels`): the search where it departs from the heuristic, the
-heuristic where it almost never does (docs/agents.md). ``--aggregate`` keeps every
+heuristic where it almost never does (docs/agents.md). With ``--az-teacher NET`` every
+recorded position is labelled by that net's own search (`az:NET`, its visit shares as
+soft targets; `search_teacher.az_labels`) instead of the heuristic: the raw policy learns
+the search's choices at the positions the raw policy itself reaches, Expert Iteration's
+apprentice step on the apprentice's own games. ``--aggregate`` keeps every
 round's searched positions (``OUT/searched_<r>.npz``) and fits each round on all of them
 with its own records: DAgger's aggregated data set, for the labels that are dear.
 
@@ -80,6 +84,8 @@ class Run:
         self.n = self.config.num_players
         self.learner = Learner(self.config, lr=args.lr, device=args.device, seed=args.seed)
         self.done, self.base = 0, None
+        if args.search and args.az_teacher:
+            raise ValueError("--search and --az-teacher are two teachers: give one")
         if args.search:
             try:
                 cli_args.action_families(self.game, args.search_skip)
@@ -117,12 +123,25 @@ class Run:
         return win_share(f"net:{path}", "heuristic", self.game.name, self.n,
                          self.args.rate_games)
 
+    @property
+    def labels_searched(self) -> bool:
+        return bool(self.args.search or self.args.az_teacher)
+
     def searched(self, records: dict, gen: np.random.Generator) -> tuple[dict, np.ndarray]:
         """`records` with the search's most visited action as the label wherever the
-        heuristic's is not a `--search-skip` family; (records, the searched rows)."""
-        from tradewinds.training.alphazero.search_teacher import rows_to_search, search_labels
+        heuristic's is not a `--search-skip` family, or with `--az-teacher` the teacher's
+        visit shares everywhere; (records, the searched rows)."""
+        from tradewinds.training.alphazero.search_teacher import (
+            az_labels,
+            rows_to_search,
+            search_labels,
+        )
 
         found = {k: records[k] for k in ("obs", "mask", "policy", "value")}
+        if self.args.az_teacher:
+            found["policy"] = az_labels(self.game, str(self.args.az_teacher), records["state"],
+                                        gen, self.args.az_simulations)
+            return found, np.arange(len(found["obs"]))
         pick = rows_to_search(self.game, found["policy"].argmax(1), self.args.search_skip)
         if self.args.search and len(pick):
             shares, _ = search_labels(self.game, records["state"][pick],
@@ -152,17 +171,17 @@ class Run:
         beta = a.beta ** r
         weights = self.learner.weights()
         new = heuristic_records(self.game, self.n, a.games, seed=GAME_SEEDS + r * 10**7,
-                                every=a.every, keep_states=bool(a.search), net=weights,
+                                every=a.every, keep_states=self.labels_searched, net=weights,
                                 beta=beta, hint=self.hint)
         new, pick = self.searched(new, gen)
         fitted = self.aggregated(r, new, pick)
-        if self.base is None:
+        if self.base is None and a.warm_share > 0:
             self.base = heuristic_records(self.game, self.n, a.warm_games, seed=WARM_SEEDS,
                                           every=a.warm_every, hint=self.hint)
         held = self.held_out(weights)
         before = self.learner.evaluate(held)["agreement"]
-        losses = self.learner.fit(mixed(fitted, self.base, a.warm_share, gen), a.epochs, a.batch,
-                                  gen)
+        mix = mixed(fitted, self.base, a.warm_share, gen) if self.base is not None else fitted
+        losses = self.learner.fit(mix, a.epochs, a.batch, gen)
         after = self.learner.evaluate(held)["agreement"]
         path = a.out / f"round_{r}.npz"
         pvnet.save(path, self.learner.weights(), self.config, self.metadata(r))
@@ -226,6 +245,11 @@ def parser(prog="python -m tradewinds.training.alphazero.dagger") -> argparse.Ar
                     help="label with mcts:<N> where the heuristic's choice is not skipped")
     ap.add_argument("--search-skip", nargs="*", default=["move"],
                     help="action families (name prefixes) the heuristic keeps labelling")
+    ap.add_argument("--az-teacher", type=Path, default=None,
+                    help="label every recorded position with this net's own search "
+                         "(az:<net>, its visit shares) instead of the heuristic")
+    ap.add_argument("--az-simulations", type=cli_args.int_at_least(2), default=None,
+                    help="the teacher's simulations (default: its net's own setting)")
     ap.add_argument("--aggregate", action="store_true",
                     help="fit every round on the searched positions of all rounds so far")
     ap.add_argument("--warm-games", type=cli_args.int_at_least(1), default=12000,
@@ -257,8 +281,11 @@ def main(argv=None, prog="python -m tradewinds.training.alphazero.dagger") -> in
         ap.exit(2, f"error: no net file at {args.init}\n")
     if not 0.0 <= args.beta <= 1.0:
         ap.exit(2, f"error: --beta must be in [0, 1], got {args.beta!r}\n")
-    if args.aggregate and not args.search:
-        ap.exit(2, "error: --aggregate keeps searched positions: give --search N\n")
+    if args.aggregate and not (args.search or args.az_teacher):
+        ap.exit(2, "error: --aggregate keeps searched positions: give --search N or "
+                   "--az-teacher NET\n")
+    if args.az_teacher is not None and not args.az_teacher.is_file():
+        ap.exit(2, f"error: no teacher net file at {args.az_teacher}\n")
     if not args.warm_share >= 0.0:
         ap.exit(2, f"error: --warm-share must be >= 0, got {args.warm_share!r}\n")
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()

@@ -77,6 +77,29 @@ def search_labels(game, states: np.ndarray, masks: np.ndarray, simulations: int,
     return policy, q
 
 
+def az_labels(game, teacher: str, states: np.ndarray, gen: np.random.Generator,
+              simulations: int | None = None, batch: int = 64) -> np.ndarray:
+    """At each state, the deciding seat's `az:<teacher>` search (the teacher net's own
+    search settings, `simulations` if given; from the seat's own information set, no
+    root noise): the root's visit shares. `batch` states are searched side by side."""
+    from tradewinds.agents import az_search
+    from tradewinds.agents.az import AlphaZeroAgent
+
+    agent = AlphaZeroAgent(game.name, spec=teacher, simulations=simulations)
+    weights, config, meta = pvnet.load(teacher)
+    if config.game != game.name:
+        raise ValueError(f"teacher {teacher} is a {config.game} net, not {game.name}'s")
+    searcher = az_search.Searcher(game, weights, batch, agent.search_config(meta))
+    policy = np.zeros((len(states), game.num_actions), np.float32)
+    for first in range(0, len(states), batch):
+        roots = np.ascontiguousarray(states[first:first + batch])
+        players = np.array([game.current_player(s) for s in roots], np.int64)
+        keys = gen.integers(-(2**31), 2**31, size=(len(roots), 2)).astype(np.int32)
+        visits = searcher.run(roots, players, keys).astype(np.float64)
+        policy[first:first + len(roots)] = visits / visits.sum(1, keepdims=True)
+    return policy
+
+
 def rows_to_search(game, choices: np.ndarray, skip) -> np.ndarray:
     """The rows whose recorded choice (an action id per row) is not of the `skip`
     families: where the search, not the heuristic, labels (DAgger's `--search`)."""
