@@ -2,7 +2,8 @@
 
 Protocol: ``act(observation, action_mask, rng) -> int`` (see ``agents.registry``).
 Registered: ``random``, ``heuristic``, ``noisy:<eps>`` (the heuristic with random moves
-mixed in), ``mcts:<simulations>``, ``ppo`` (the shipped checkpoint), ``ppo:<path>`` and
+mixed in), ``mcts:<simulations>``, ``ppo`` (the shipped checkpoint), ``ppo:<path>``,
+``dmc:<path>`` (a Deep Monte-Carlo Q-network, `tradewinds train --algo dmc`) and
 ``rllib:<path>`` (a policy trained with RLlib), ``az`` / ``az:<path>`` (a policy-value
 net guiding IS-MCTS), ``net`` / ``net:<path>`` (its raw policy) and ``dest:<draws>`` (the
 Voyage heuristic with each turn's destination searched) and ``br:<N>:<agent>`` (a search
@@ -28,6 +29,7 @@ register("random", RandomAgent, replace=True)
 register("heuristic", "tradewinds.agents.heuristic:HeuristicAgent", replace=True)
 register("mcts", "tradewinds.agents.ismcts:ISMCTSAgent", replace=True)
 register("ppo", "tradewinds.agents.ppo:PPOAgent", replace=True)
+register("dmc", "tradewinds.agents.dmc:DMCAgent", replace=True)
 register("rllib", "tradewinds.agents.rllib_agent:RllibAgent", replace=True)
 register("noisy", "tradewinds.agents.noisy:NoisyAgent", replace=True)
 register("az", "tradewinds.agents.az:AlphaZeroAgent", replace=True)

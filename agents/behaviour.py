@@ -37,7 +37,7 @@ MODULES = {label: f"tradewinds.agents.{module}" for label, module in {
     "random": "random_agent", "heuristic": "heuristic", "policies": "policies",
     "heuristic_hansa": "heuristic_hansa", "heuristic_voyage": "heuristic_voyage",
     "value_voyage": "value_voyage", "noisy": "noisy", "ismcts": "ismcts", "ppo": "ppo",
-    "rllib": "rllib_agent", "az": "az", "az_search": "az_search", "gumbel": "gumbel",
+    "dmc": "dmc", "rllib": "rllib_agent", "az": "az", "az_search": "az_search", "gumbel": "gumbel",
     "pvnet": "pvnet", "net_input": "net_input", "destinations_voyage": "destinations_voyage",
     "respond": "respond",
 }.items()}
@@ -51,6 +51,7 @@ PARTS = {
     "noisy": ("noisy", "heuristic", "policies"),
     "mcts": ("ismcts", "heuristic", "policies"),
     "ppo": ("ppo",),
+    "dmc": ("dmc",),
     "rllib": ("rllib",),
     "net": ("az", "pvnet", "net_input", "heuristic", "policies"),
     "az": ("az", "az_search", "gumbel", "ismcts", "pvnet", "net_input", "heuristic",
@@ -124,6 +125,10 @@ def _data(base: str, spec: str | None, game: str, players: int | None) -> list[s
     """The data tokens of a shipped agent: ``net@...``, ``checkpoint@...``."""
     if base == "ppo":
         from tradewinds.agents.ppo import shipped
+
+        return [f"checkpoint@{file_digest(spec or shipped(game))}"]
+    if base == "dmc":
+        from tradewinds.agents.dmc import shipped
 
         return [f"checkpoint@{file_digest(spec or shipped(game))}"]
     if base == "rllib":

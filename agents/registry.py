@@ -98,8 +98,8 @@ def builtin_names() -> frozenset:
     return BUILTIN
 
 
-BUILTIN = frozenset({"random", "heuristic", "noisy", "mcts", "ppo", "rllib", "az", "net",
-                     "dest", "br"})
+BUILTIN = frozenset({"random", "heuristic", "noisy", "mcts", "ppo", "dmc", "rllib", "az",
+                     "net", "dest", "br"})
 
 
 def kernel_policy(name: str) -> str | None:

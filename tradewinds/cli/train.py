@@ -1,8 +1,10 @@
 """`tradewinds train`: self-play training. The backend picks the trainer: MaskablePPO on
 this machine (training/trainer.py) or Ray RLlib (training/rllib.py); the options of both
-come from their config dataclasses, a field they share once. `--recipe` runs a recipe's
-stages, and `tradewinds train STAGE ...` one stage on its own, handed its arguments
-untouched (`STAGES`; `tradewinds.cli.verbs`)."""
+come from their config dataclasses, a field they share once. `--algo dmc` (Deep
+Monte-Carlo, training/dmc.py) has a parser of its own, built from `DMCConfig` alone: its
+net and learning rate default to other values than PPO's fields of the same names.
+`--recipe` runs a recipe's stages, and `tradewinds train STAGE ...` one stage on its own,
+handed its arguments untouched (`STAGES`; `tradewinds.cli.verbs`)."""
 
 from __future__ import annotations
 
@@ -43,6 +45,8 @@ DESCRIPTION = (
     "and curve.png to --out atomically; --resume continues a run. --backend rllib trains on "
     "Ray RLlib instead (multi-agent self-play, training/rllib.py). --algo alphazero trains a "
     "policy-value net by self-play with the net-guided IS-MCTS (training/alphazero/loop.py). "
+    "--algo dmc trains a Q-network by Deep Monte-Carlo on the same envs and pool "
+    "(training/dmc.py; its options: tradewinds train GAME --algo dmc --help). "
     "--recipe NAME runs every stage that made a shipped net. One stage on its own: tradewinds "
     f"train STAGE ... with STAGE one of {', '.join(STAGE_NAMES)} (tradewinds train STAGE "
     "--help for its options).")
@@ -55,19 +59,44 @@ class Trainer:
     recipe: str | None = option(None, help="run a recipe instead: tradewinds train --recipe "
                                 "NAME [--budget H] (its own options: tradewinds train "
                                 "--recipe x --help)", show="none")
-    algo: str = option("ppo", choices=("ppo", "alphazero"), help="ppo: MaskablePPO or RLlib "
-                       "PPO (--backend); alphazero: self-play with the net-guided search "
-                       "(training/alphazero)")
+    algo: str = option("ppo", choices=("ppo", "alphazero", "dmc"), help="ppo: MaskablePPO or "
+                       "RLlib PPO (--backend); alphazero: self-play with the net-guided search "
+                       "(training/alphazero); dmc: Deep Monte-Carlo (training/dmc.py, its own "
+                       "options: --algo dmc --help)")
     backend: str = option("sb3", choices=("sb3", "rllib", "ray"), help="sb3: MaskablePPO "
                           "on this machine; rllib: Ray RLlib PPO; ray: alphazero's self-play "
                           "on Ray actors (--actors)")
 
 
 def hands_over(argv: list[str]) -> bool:
-    """A stage named first, or ``--recipe``: their own options (`run_argv`), not a
-    trainer's."""
+    """A stage named first, ``--recipe`` or ``--algo dmc``: their own options
+    (`run_argv`), not the PPO trainer's."""
     staged = bool(argv) and argv[0] in STAGE_NAMES
-    return staged or any(a == "--recipe" or a.startswith("--recipe=") for a in argv)
+    return (staged or any(a == "--recipe" or a.startswith("--recipe=") for a in argv)
+            or _dmc_asked(argv))
+
+
+def _dmc_asked(argv: list[str]) -> bool:
+    from itertools import pairwise
+
+    return "--algo=dmc" in argv or ("--algo", "dmc") in pairwise(argv)
+
+
+def dmc_parser():
+    from tradewinds.cli import options
+    from tradewinds.cli_args import ArgumentParser
+    from tradewinds.training.dmc import DMCConfig
+
+    ap = ArgumentParser(prog="tradewinds train", description=(
+        "Deep Monte-Carlo (DouZero) self-play (training/dmc.py): a Q-network plays a random "
+        "seat of --num-envs games against opponents drawn from the pool, greedy over the "
+        "legal actions with --epsilon random ones, and learns each decision's Monte-Carlo "
+        "return. Checkpoints, evaluations, log.csv and curve.png as PPO's; play the result "
+        "with the agent dmc:<out>/model.pt."))
+    ap.add_argument("--algo", choices=("dmc",), required=True, help="dmc: the trainer of "
+                    "these options")
+    options.add_fields(ap, DMCConfig)
+    return ap
 
 
 def recipe_parser():
@@ -108,7 +137,39 @@ def run_argv(argv: list[str]) -> int:
     if argv and argv[0] in STAGE_NAMES:
         return hand_over(STAGES[STAGE_NAMES.index(argv[0])], argv[1:],
                          f"tradewinds train {argv[0]}")
+    if _dmc_asked(argv) and not any(a == "--recipe" or a.startswith("--recipe=")
+                                    for a in argv):
+        return _dmc(argv)
     return _recipe(argv)
+
+
+def _dmc(argv: list[str]) -> int:
+    import sys
+
+    from tradewinds.cli import options
+    from tradewinds.cli_args import EXIT_ERROR, EXIT_INTERRUPTED, require_train_extra
+    from tradewinds.training.dmc import DMCConfig
+
+    try:
+        args = dmc_parser().parse_args(argv)
+    except SystemExit as e:               # --help (0) and argument errors (2)
+        return e.code if isinstance(e.code, int) else EXIT_ERROR
+    try:
+        require_train_extra("training")
+        from tradewinds.training.dmc import train
+
+        run = train(options.config(args, DMCConfig))
+    except (ValueError, OSError) as e:
+        print(f"tradewinds train: error: {' '.join(str(e).split())}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(f"tradewinds train: interrupted; --resume continues from the last checkpoint "
+              f"in {args.out or 'the run directory'}", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
+    print(f"checkpoint: {run.out / 'model.pt'} ({run.steps:,} steps); log: "
+          f"{run.out / 'log.csv'}; curve: {run.out / 'curve.png'}; play it with the agent "
+          f"dmc:{run.out / 'model.pt'}")
+    return 0
 
 
 def _recipe(argv: list[str]) -> int:
@@ -176,6 +237,8 @@ def run(args) -> int:
 
     require_train_extra("training")
     sb3, _, rllib, alphazero = configs()
+    if args.algo == "dmc":            # typed in a form `hands_over` did not spot
+        return _dmc(args.argv[1:])
     if args.algo == "alphazero":
         return _alphazero(args, alphazero)
     if args.backend == "ray":
