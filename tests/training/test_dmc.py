@@ -141,6 +141,9 @@ def test_the_dmc_agent_plays_a_checkpoint_with_legal_moves_only(tmp_path):
                                seating="rotate")
     rows = arena.play_chunk(study, range(2))
     assert len(rows) == 2
+    from tradewinds.training.exploit import opponents  # a best response's opponent
+    specs, kind = opponents(name, "hansa", 2, 3)
+    assert kind == "batched" and isinstance(specs[0], dmc_agent.QPolicy)
     with pytest.raises(ValueError, match="voyage"):
         agents.make_agent(name, game="voyage")
 
