@@ -360,3 +360,4 @@ def train(config: DMCConfig, on_checkpoint=None) -> Run:
         if not rows or int(rows[-1]["steps"]) < run.steps:
             checkpoint()
     return run
+

@@ -144,13 +144,26 @@ def test_the_dmc_agent_plays_a_checkpoint_with_legal_moves_only(tmp_path):
     from tradewinds.training.exploit import opponents  # a best response's opponent
     specs, kind = opponents(name, "hansa", 2, 3)
     assert kind == "batched" and isinstance(specs[0], dmc_agent.QPolicy)
+    # shipped: the weights without the optimizer, and the command that made them
+    assert cli.main(["train", "ship-dmc", str(tmp_path / "run"), "--dest",
+                     str(tmp_path / "ship")]) == 0
+    shipped = tmp_path / "ship" / "hansa_2p_dmc.pt"
+    meta = ck.read_json(shipped.with_suffix(".json"))
+    assert meta["steps"] == 1024 and meta["command"].startswith(
+        "tradewinds train hansa --algo dmc --players 2 --steps 1024")
+    copy = agents.make_agent(f"dmc:{shipped}", game="hansa")
+    obs = np.random.default_rng(0).random((4, copy.game.obs_size), dtype=np.float32)
+    masks = np.ones((4, copy.game.num_actions), bool)
+    np.testing.assert_array_equal(copy.policy.predict(obs, masks)[0],
+                                  bot.policy.predict(obs, masks)[0])
+    assert cli.main(["train", "ship-dmc", str(tmp_path / "none")]) == 2
     with pytest.raises(ValueError, match="voyage"):
         agents.make_agent(name, game="voyage")
 
 
 def test_dmc_agent_errors_name_the_problem(tmp_path):
     with pytest.raises(ValueError, match=r"dmc:<path to model.pt>"):
-        agents.make_agent("dmc", game="hansa")
+        agents.make_agent("dmc", game="voyage")                 # none shipped for Voyage
     with pytest.raises(ValueError, match="no checkpoint at"):
         agents.make_agent(f"dmc:{tmp_path / 'missing.pt'}", game="hansa")
     (tmp_path / "junk.pt").write_text("not a checkpoint")

@@ -29,6 +29,9 @@ STAGES = (
     Verb("ship-ppo", "tradewinds.training.ship:main",
          "copy a PPO run's checkpoint to "
          "agents/checkpoints/<game>_<n>p.zip, the ppo agent's default"),
+    Verb("ship-dmc", "tradewinds.training.ship_dmc:main",
+         "copy a DMC run's checkpoint to "
+         "agents/checkpoints/<game>_<n>p_dmc.pt, the dmc agent's default"),
     Verb("voyage-value", "tradewinds.training.fit_voyage_value:main",
          "fit the Voyage heuristic's leaf "
          "judgement (agents/value_voyage_fit.py) to heuristic self-play"),
