@@ -249,6 +249,7 @@ def strength_row(game_name, pairing, n, games, db, workers, base_seed=0, *,
     lo, hi = stats.wilson_interval(sum(mine), len(rows))
     edge = stats.paired_difference(mine, theirs)
     return {"game": game_name, "players": n, "agent": a, "opponent": b, "games": len(rows),
+            "seed": base_seed,
             "win_rate": float(np.mean(mine)), "wilson95": [lo, hi], "fair_share": 1 / n,
             "control": float(np.mean(theirs)), "edge": edge[0], "edge95": list(edge[1:]),
             "truncated": sum(bool(r["truncated"]) for r in rows),
@@ -297,10 +298,11 @@ def strength(args) -> dict:
     for pairing in args.pairings:
         for n in args.players:
             for game_name in args.game:
-                games = (stored_prefix(game_name, pairing, n, args.db) if args.stored
-                         else args.games)
+                games = (stored_prefix(game_name, pairing, n, args.db, args.seed)
+                         if args.stored else args.games)
                 out.append(strength_row(game_name, pairing, n, games, args.db,
-                                        args.workers, progress=not args.no_progress,
+                                        args.workers, args.seed,
+                                        progress=not args.no_progress,
                                         chunk_size=args.chunk_size))
                 print(json.dumps(out[-1]), flush=True)
     return {"rows": out}
@@ -508,6 +510,9 @@ def main(argv=None, prog=None) -> int:
     p.add_argument("--players", nargs="+", type=int, default=[2])
     p.add_argument("--game", nargs="+", type=cli_args.game_name, default=["hansa", "voyage"])
     p.add_argument("--games", type=int, default=400, help="games per pairing and count")
+    p.add_argument("--seed", type=cli_args.int_at_least(0), default=0,
+                   help="base seed: game i uses seed + i (another seed: an independent "
+                        "replication; default 0)")
     p.add_argument("--workers", type=int, default=None, help="worker processes "
                    "(default: all cores)")
     p.add_argument("--db", default=str(RESULTS / "agents.sqlite"), help="SQLite store")

@@ -176,3 +176,17 @@ def test_a_row_plays_its_games_and_their_control_seed_by_seed(tmp_path, monkeypa
     row = bench.strength_row("hansa", "noisy:0.5-heuristic", 2, 4, db, workers=1,
                              chunk_size=1)
     assert submitted == [0, 1, 2, 2, 3, 3] and row["games"] == 4
+
+
+def test_another_seed_plays_other_games_and_says_so(tmp_path):
+    """--seed: game i of the pairing and of its control uses seed + i (a replication
+    with a seed past the earlier games shares none of them), and the row names it."""
+    study, control = bench._studies("hansa", 2, "heuristic", "random", 1000)
+    assert (study.seed(0), control.seed(5)) == (1000, 1005)
+    row = bench.strength_row("hansa", "heuristic-random", 2, 2, str(tmp_path / "s.sqlite"),
+                             workers=1, base_seed=1000)
+    assert row["seed"] == 1000 and row["games"] == 2
+    assert bench.main(["strength", "--game", "hansa", "--pairings", "heuristic-random",
+                       "--games", "2", "--seed", "1000", "--workers", "1", "--db",
+                       str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "o.json")]) == 0
+    assert json.loads((tmp_path / "o.json").read_text())["rows"][0]["seed"] == 1000
