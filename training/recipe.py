@@ -148,8 +148,19 @@ def _output(recipe: Recipe, out: Path, ref: str, kind: str) -> str:
     if kind == "run":
         return str(where)
     if iteration is not None:
-        return str(where / "nets" / f"net_{iteration:04d}.npz")
+        return str(kept_net(where / "nets", iteration))
     return str(where / "net.npz") if stage.algo == "alphazero" else str(where / "student.npz")
+
+
+def kept_net(nets: Path, iteration: int) -> Path:
+    """A stage's net at `iteration`: its own file, or where the gate rejected it
+    (``rejected_<i>.npz``), the last kept net before it, whose weights the stage went on
+    from."""
+    own = nets / f"net_{iteration:04d}.npz"
+    if own.is_file() or not (nets / f"rejected_{iteration:04d}.npz").is_file():
+        return own
+    kept = sorted(p for p in nets.glob("net_*.npz") if int(p.stem[4:]) < iteration)
+    return kept[-1] if kept else own
 
 
 def _resolved(recipe: Recipe, stage: Stage, out: Path) -> dict:

@@ -170,3 +170,16 @@ def test_the_curve_rates_every_checkpoint_on_the_ladder_against_core_hours(tmp_p
     assert (out / "curve.png").stat().st_size > 0
     assert main(["train", "--recipe", path, "--out", str(out), "--curve",
                  "--curve-members", "random,chess"]) == 2
+
+
+def test_a_gated_iteration_that_lost_names_the_net_kept_before_it(tmp_path):
+    """ship = "gate:20" where the gate rejected iteration 20: the recipe's net is the
+    last kept one before it (15), the weights the stage went on from."""
+    nets = tmp_path / "nets"
+    nets.mkdir()
+    for name in ("net_0000", "net_0005", "net_0015", "rejected_0010", "rejected_0020"):
+        (nets / f"{name}.npz").write_bytes(b"")
+    assert recipe.kept_net(nets, 20).name == "net_0015.npz"
+    assert recipe.kept_net(nets, 10).name == "net_0005.npz"
+    assert recipe.kept_net(nets, 15).name == "net_0015.npz"
+    assert recipe.kept_net(nets, 25).name == "net_0025.npz"     # not made yet: its own name
