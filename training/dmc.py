@@ -33,43 +33,22 @@ import numpy as np
 
 from tradewinds.cli_args import (
     check_positive_ints,
-    game_name,
     int_at_least,
     int_tuple,
     option,
     steps_at_least,
 )
-from tradewinds.studies import run_fields as rf
 from tradewinds.training import checkpoints as ck
-from tradewinds.training.pool import DEFAULT_WEIGHTS, OpponentPool, parse_weights
-from tradewinds.training.trainer import EVAL_OPPONENTS, LOG_COLUMNS
+from tradewinds.training.pool import OpponentPool
+from tradewinds.training.trainer import LOG_COLUMNS, PoolRunFields
 
 
 @dataclass
-class DMCConfig:
+class DMCConfig(PoolRunFields):
     """Everything a DMC run depends on (written to ``config.json``)."""
 
-    game: str = option("hansa", help="game name: hansa or voyage", positional=True,
-                       required=True, type=game_name)
-    players: int = option(2, type=int, help="player count, 2-4")
-    steps: int = option(1_000_000, type=steps_at_least(1), help="total env steps (learner "
-                        "decisions) to reach")
     out: str | None = option(None, help="run directory",
                              show="results/train/dmc_<game>_<players>p")
-    resume: bool = option(False, help="continue the run in --out")
-    num_envs: int = option(64, type=int_at_least(1), help="games played at once")
-    seed: int = option(0, type=int_at_least(0), help="seed")
-    reward: str = option("score", choices=("win", "zero_sum", "score"), help="reward mode "
-                         "(tradewinds/rewards.py; score: the change of the VP margin at every "
-                         "step)")
-    checkpoint_every: int = option(100_000, type=steps_at_least(1), help="env steps between "
-                                   "checkpoints, snapshots and evaluations")
-    eval_games: int = option(200, type=int_at_least(1), help="evaluation games per opponent "
-                             "at each checkpoint")
-    weights: dict = option(default_factory=lambda: dict(DEFAULT_WEIGHTS), flag="--pool",
-                           type=parse_weights, metavar="KIND=W[,...]", help="opponent weights",
-                           show=",".join(f"{k}={v}" for k, v in DEFAULT_WEIGHTS.items()))
-    max_snapshots: int = 8
     net_arch: tuple = option((256, 256), type=int_tuple, show="256,256", help="hidden layer "
                              "sizes of the Q-network")
     learning_rate: float = option(1e-4, type=float, help="learning rate (Adam)")
@@ -81,8 +60,6 @@ class DMCConfig:
     buffer: int = option(100_000, type=steps_at_least(1), help="rows kept for training: the "
                          "newest (observation, action, return) of finished games")
     threads: int = option(1, type=int_at_least(1), help="torch threads")
-    options: dict = rf.options("max_rounds=60")
-    progress: bool = rf.progress()
 
     def __post_init__(self):
         from tradewinds import registry, rewards
@@ -101,12 +78,6 @@ class DMCConfig:
         if self.out is None:
             self.out = f"results/train/dmc_{self.game}_{self.players}p"
         self.out = str(self.out)
-
-    def settings(self) -> dict:
-        """What must match when a run is resumed."""
-        keep = ("game", "players", "num_envs", "reward", "net_arch", "options")
-        return {k: (list(v) if isinstance(v, tuple) else v)
-                for k, v in asdict(self).items() if k in keep}
 
 
 def monte_carlo_returns(rewards) -> np.ndarray:
@@ -275,14 +246,9 @@ class Run:
         self.pool.add(snap)
 
     def evaluate(self) -> dict:
-        from tradewinds.training.evaluate import win_rate
+        from tradewinds.training.evaluate import checkpoint_row
 
-        c, row = self.config, {}
-        for opp in EVAL_OPPONENTS:
-            r = win_rate(self.policy(), c.game, c.players, opp, c.eval_games, **c.options)
-            row |= {f"vs_{opp}": round(r.rate, 4), f"vs_{opp}_low": round(r.low, 4),
-                    f"vs_{opp}_high": round(r.high, 4)}
-        return row
+        return checkpoint_row(self.policy(), self.config)
 
     def save(self) -> None:
         import torch

@@ -77,3 +77,19 @@ def win_rate(policy, game, num_players: int, opponent="random", games: int = 200
     low, high = wilson_interval(wins, n)
     name = opponent if isinstance(opponent, str) else type(opponent).__name__
     return WinRate(name, n, wins / n, low, high)
+
+
+CHECKPOINT_OPPONENTS = ("random", "heuristic")
+
+
+def checkpoint_row(policy, config) -> dict:
+    """A training checkpoint's evaluation, as its log row's columns: `policy`'s win rate
+    and Wilson interval against each of `CHECKPOINT_OPPONENTS` in `config.eval_games`
+    games of the run's game, player count and options."""
+    row = {}
+    for opp in CHECKPOINT_OPPONENTS:
+        r = win_rate(policy, config.game, config.players, opp, config.eval_games,
+                     **config.options)
+        row |= {f"vs_{opp}": round(r.rate, 4), f"vs_{opp}_low": round(r.low, 4),
+                f"vs_{opp}_high": round(r.high, 4)}
+    return row

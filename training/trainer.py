@@ -39,12 +39,13 @@ from tradewinds.training.pool import DEFAULT_WEIGHTS, OpponentPool, Snapshot, pa
 LOG_COLUMNS = ["steps", "seconds", "episodes", "train_win_rate", "train_reward",
                "vs_random", "vs_random_low", "vs_random_high",
                "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high", "pool"]
-EVAL_OPPONENTS = ("random", "heuristic")
 
 
 @dataclass
-class TrainConfig:
-    """Everything a run depends on (written to ``config.json``)."""
+class PoolRunFields:
+    """The settings every learner on the batched VecEnv against the opponent pool shares
+    (MaskablePPO here, Deep Monte-Carlo in `training.dmc`): the game, the budget, the
+    envs, the reward, the checkpoints and the pool."""
 
     game: str = option("hansa", help="game name: hansa or voyage", positional=True,
                        required=True, type=game_name)
@@ -66,6 +67,20 @@ class TrainConfig:
                            type=parse_weights, metavar="KIND=W[,...]", help="opponent weights",
                            show=",".join(f"{k}={v}" for k, v in DEFAULT_WEIGHTS.items()))
     max_snapshots: int = 8
+    options: dict = rf.options("max_rounds=60")
+    progress: bool = rf.progress()
+
+    def settings(self) -> dict:
+        """What must match when a run is resumed."""
+        keep = ("game", "players", "num_envs", "reward", "net_arch", "options")
+        return {k: (list(v) if isinstance(v, tuple) else v)
+                for k, v in asdict(self).items() if k in keep}
+
+
+@dataclass
+class TrainConfig(PoolRunFields):
+    """Everything a run depends on (written to ``config.json``)."""
+
     n_steps: int = option(128, type=int_at_least(1), help="PPO rollout length per env")
     batch_size: int = option(1024, type=int_at_least(1), help="PPO minibatch size")
     n_epochs: int = option(4, type=int_at_least(1), help="PPO epochs per rollout")
@@ -75,8 +90,6 @@ class TrainConfig:
     net_arch: tuple = option((128, 128), type=int_tuple, show="128,128", help="hidden layer "
                              "sizes of the policy and value MLPs")
     threads: int = 1
-    options: dict = rf.options("max_rounds=60")
-    progress: bool = rf.progress()
 
     def __post_init__(self):
         from tradewinds import registry, rewards
@@ -95,11 +108,6 @@ class TrainConfig:
             self.out = f"results/train/{self.game}_{self.players}p"
         self.out = str(self.out)
 
-    def settings(self) -> dict:
-        """What must match when a run is resumed."""
-        keep = ("game", "players", "num_envs", "reward", "net_arch", "options")
-        return {k: (list(v) if isinstance(v, tuple) else v)
-                for k, v in asdict(self).items() if k in keep}
 
 
 class Run:
@@ -163,14 +171,9 @@ class Run:
         self.pool.add(snap)
 
     def evaluate(self) -> dict:
-        from tradewinds.training.evaluate import win_rate
+        from tradewinds.training.evaluate import checkpoint_row
 
-        c, row = self.config, {}
-        for opp in EVAL_OPPONENTS:
-            r = win_rate(self.model, c.game, c.players, opp, c.eval_games, **c.options)
-            row |= {f"vs_{opp}": round(r.rate, 4), f"vs_{opp}_low": round(r.low, 4),
-                    f"vs_{opp}_high": round(r.high, 4)}
-        return row
+        return checkpoint_row(self.model, self.config)
 
     def checkpoint(self, stats: dict) -> dict:
         """Snapshot, evaluate, save; the log row."""
