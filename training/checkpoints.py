@@ -138,3 +138,27 @@ def export(model, path: Path, metadata: dict) -> None:
     finally:
         policy.optimizer = saved
     write_json(Path(path).with_suffix(".json"), metadata)
+
+
+def snapshot_file(step: int) -> str:
+    """Where a pool snapshot taken at `step` lives, relative to the run directory."""
+    return f"snapshots/step_{step:010d}.pt"
+
+
+def seconds_before(out: Path, done: int) -> float:
+    """The wall seconds a resumed run had spent: its last log row's, 0 for a new run."""
+    rows = read_rows(Path(out) / "log.csv")
+    return float(rows[-1]["seconds"]) if rows and done else 0.0
+
+
+def record(out: Path, steps: int, snapshots, row: dict, columns, title: str) -> None:
+    """A checkpoint's bookkeeping once its model is saved: ``state.json`` (the steps and
+    the pool's snapshot files), the log row, and the redrawn learning curve."""
+    from tradewinds.training.curve import draw
+
+    out = Path(out)
+    write_json(out / "state.json", {
+        "steps": steps,
+        "snapshots": [{"step": s.step, "file": snapshot_file(s.step)} for s in snapshots]})
+    append_row(out / "log.csv", columns, row)
+    draw(read_rows(out / "log.csv"), out / "curve.png", title=title)

@@ -164,8 +164,7 @@ class Run:
         self.due = 0          # env steps since the last learner update
         self.reset_stats()
         self.started = time.perf_counter()
-        rows = ck.read_rows(self.out / "log.csv")
-        self.seconds_before = float(rows[-1]["seconds"]) if rows and self.steps else 0.0
+        self.seconds_before = ck.seconds_before(self.out, self.steps)
 
     def reset_stats(self) -> None:
         self.episodes, self.won, self.reward, self.loss = 0, 0.0, 0.0, float("nan")
@@ -242,7 +241,7 @@ class Run:
     # ------------------------------------------------------------------ checkpoints
     def snapshot(self) -> None:
         snap = self.frozen(self.net.state_dict(), self.steps)
-        ck.save_snapshot(snap.state_dict(), self.out / "snapshots" / f"step_{self.steps:010d}.pt")
+        ck.save_snapshot(snap.state_dict(), self.out / ck.snapshot_file(self.steps))
         self.pool.add(snap)
 
     def evaluate(self) -> dict:
@@ -270,15 +269,8 @@ class Run:
                "train_reward": round(self.reward / n, 4), **self.evaluate(),
                "pool": self.pool.describe()}
         self.save()
-        ck.write_json(self.out / "state.json", {
-            "steps": self.steps,
-            "snapshots": [{"step": s.step, "file": f"snapshots/step_{s.step:010d}.pt"}
-                          for s in self.pool.snapshots]})
-        ck.append_row(self.out / "log.csv", LOG_COLUMNS, row)
-        from tradewinds.training.curve import draw
-
-        draw(ck.read_rows(self.out / "log.csv"), self.out / "curve.png",
-             title=f"{self.config.game} {self.config.players}p DMC self-play")
+        ck.record(self.out, self.steps, self.pool.snapshots, row, LOG_COLUMNS,
+                  f"{self.config.game} {self.config.players}p DMC self-play")
         self.reset_stats()
         return row
 

@@ -10,6 +10,7 @@ the last evaluation row and the `tradewinds train` command that reproduces the r
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from tradewinds.training import checkpoints as ck
@@ -27,13 +28,22 @@ def command(config: dict, steps: int) -> str:
     for key, flag in flags.items():
         if config[key] != getattr(d, key):
             parts.append(f"{flag} {config[key]}")
-    if config["weights"] != d.weights:
-        parts.append("--pool " + ",".join(f"{k}={v:g}" for k, v in config["weights"].items()))
-    if list(config["net_arch"]) != list(d.net_arch):
-        parts.append("--net-arch " + ",".join(str(x) for x in config["net_arch"]))
-    parts += [f"--option {k}={v}" for k, v in config["options"].items()
-              if v != d.options.get(k)]
-    return " ".join(parts)
+    return " ".join(parts + pool_run_flags(config, d))
+
+
+def pool_run_flags(config: dict, defaults) -> list[str]:
+    """The `--pool`, `--net-arch` and `--option` flags of a pool learner's config.json
+    (PPO's or DMC's) that differ from `defaults` (its config class at the same game and
+    player count). The options are compared as config.json holds them: lists, not
+    tuples."""
+    flags = []
+    if config["weights"] != defaults.weights:
+        flags.append("--pool " + ",".join(f"{k}={v:g}" for k, v in config["weights"].items()))
+    if list(config["net_arch"]) != list(defaults.net_arch):
+        flags.append("--net-arch " + ",".join(str(x) for x in config["net_arch"]))
+    stored = json.loads(json.dumps(defaults.options))
+    flags += [f"--option {k}={v}" for k, v in config["options"].items() if v != stored.get(k)]
+    return flags
 
 
 def ship(run: Path, dest_dir: Path | None = None) -> Path:

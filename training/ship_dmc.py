@@ -9,10 +9,10 @@ run's settings and the `tradewinds train --algo dmc` command that reproduces the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tradewinds.training import checkpoints as ck
+from tradewinds.training.ship import pool_run_flags
 
 
 def command(config: dict) -> str:
@@ -26,14 +26,7 @@ def command(config: dict) -> str:
                 "learning_rate", "batch_size", "epsilon", "train_every", "buffer"):
         if config[key] != getattr(d, key):
             parts.append(f"--{key.replace('_', '-')} {config[key]}")
-    if config["weights"] != d.weights:
-        parts.append("--pool " + ",".join(f"{k}={v:g}" for k, v in config["weights"].items()))
-    if list(config["net_arch"]) != list(d.net_arch):
-        parts.append("--net-arch " + ",".join(str(x) for x in config["net_arch"]))
-    defaults = json.loads(json.dumps(d.options))           # as config.json holds them
-    parts += [f"--option {k}={v}" for k, v in config["options"].items()
-              if v != defaults.get(k)]
-    return " ".join(parts)
+    return " ".join(parts + pool_run_flags(config, d))
 
 
 def ship(run: Path, dest_dir: Path | None = None) -> Path:

@@ -147,7 +147,7 @@ class Run:
             self.model.set_env(self.env)
             self._restore_pool(done)
         self.started = time.perf_counter()
-        self.seconds_before = self._seconds_before(done)
+        self.seconds_before = ck.seconds_before(self.out, done)
 
     def _restore_pool(self, done: int) -> None:
         state = ck.read_json(self.out / "state.json")
@@ -157,17 +157,13 @@ class Run:
             self.pool.add(snap)
         ck.keep_rows_through(self.out / "log.csv", LOG_COLUMNS, done)
 
-    def _seconds_before(self, done: int) -> float:
-        rows = ck.read_rows(self.out / "log.csv")
-        return float(rows[-1]["seconds"]) if rows and done else 0.0
-
     @property
     def steps(self) -> int:
         return int(self.model.num_timesteps)
 
     def snapshot(self) -> None:
         snap = Snapshot(self.model.policy, self.steps)
-        ck.save_snapshot(snap.state_dict(), self.out / "snapshots" / f"step_{self.steps:010d}.pt")
+        ck.save_snapshot(snap.state_dict(), self.out / ck.snapshot_file(self.steps))
         self.pool.add(snap)
 
     def evaluate(self) -> dict:
@@ -182,15 +178,8 @@ class Run:
                "seconds": round(self.seconds_before + time.perf_counter() - self.started, 1),
                **stats, **self.evaluate(), "pool": self.pool.describe()}
         ck.save_model(self.model, self.out / "model.zip")
-        ck.write_json(self.out / "state.json", {
-            "steps": self.steps,
-            "snapshots": [{"step": s.step, "file": f"snapshots/step_{s.step:010d}.pt"}
-                          for s in self.pool.snapshots]})
-        ck.append_row(self.out / "log.csv", LOG_COLUMNS, row)
-        from tradewinds.training.curve import draw
-
-        draw(ck.read_rows(self.out / "log.csv"), self.out / "curve.png",
-             title=f"{self.config.game} {self.config.players}p self-play")
+        ck.record(self.out, self.steps, self.pool.snapshots, row, LOG_COLUMNS,
+                  f"{self.config.game} {self.config.players}p self-play")
         return row
 
 
