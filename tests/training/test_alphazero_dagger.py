@@ -253,3 +253,7 @@ def test_az_teacher_labels_every_position_with_its_searchs_visit_shares(tmp_path
         dagger.main([str(init), "--az-teacher", str(tmp_path / "none.npz"), "--out",
                      str(tmp_path / "x")])
     assert e.value.code == 2
+    (tmp_path / "v").mkdir()
+    args.search, args.az_teacher = 0, tiny_net(tmp_path / "v", "voyage")
+    with pytest.raises(ValueError, match="is a net for voyage at 2 players, not hansa at 2"):
+        dagger.Run(args)

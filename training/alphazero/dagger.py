@@ -86,6 +86,12 @@ class Run:
         self.done, self.base = 0, None
         if args.search and args.az_teacher:
             raise ValueError("--search and --az-teacher are two teachers: give one")
+        if args.az_teacher:
+            teacher = pvnet.load(args.az_teacher)[1]
+            if (teacher.game, teacher.num_players) != (self.config.game, self.n):
+                raise ValueError(f"--az-teacher {args.az_teacher} is a net for "
+                                 f"{teacher.game} at {teacher.num_players} players, not "
+                                 f"{self.config.game} at {self.n}")
         if args.search:
             try:
                 cli_args.action_families(self.game, args.search_skip)
