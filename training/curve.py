@@ -52,7 +52,8 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero",
     """The PNG of an AlphaZero run's log rows (`training.alphazero.loop.LOG_COLUMNS`): the
     raw net's and the search's win share against the heuristic and, for a run from
     scratch, random (and the search's against mcts:400 where rated), with Wilson 95%
-    intervals, against core-hours (top axis: wall-clock hours)."""
+    intervals, against core-hours (top axis: wall-clock hours); and each rated generation's
+    `az` against its predecessor's, the share that says whether the run still improves."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -63,7 +64,7 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero",
     rated = [r for r in rows if any(r.get(f"az_vs_{o}", "") not in ("", None)
                                     for o in opponents)]
     hours = [float(r["core_hours"]) for r in rated]
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(7, 4.8))
     for opponent, style in zip(opponents, ("-", ":"), strict=False):
         tag = "" if opponent == "heuristic" else f"_{opponent}"
         for key, label, colour in (("net", "net (raw policy)", "tab:blue"),
@@ -80,6 +81,13 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero",
                 label=f"az vs {mcts}")
         ax.fill_between(at, _column(vs, "az_mcts_low"), _column(vs, "az_mcts_high"),
                         color="tab:green", alpha=0.15, linewidth=0)
+    prev = [r for r in rated if r.get("az_vs_prev", "") not in ("", None)]
+    if prev:
+        at = [float(r["core_hours"]) for r in prev]
+        ax.plot(at, _column(prev, "az_vs_prev"), marker="^", linestyle="-.",
+                color="tab:purple", label="az vs its predecessor")
+        ax.fill_between(at, _column(prev, "az_prev_low"), _column(prev, "az_prev_high"),
+                        color="tab:purple", alpha=0.12, linewidth=0)
     ax.set_ylim(0, 1)
     ax.set_xlabel("core-hours")
     ax.set_ylabel("win share")
@@ -88,5 +96,6 @@ def draw_alphazero(rows: list[dict], path: Path, title: str = "AlphaZero",
         ratio = float(rated[-1]["seconds"]) / 3600 / float(rated[-1]["core_hours"])
         top = ax.secondary_xaxis("top", functions=(lambda x: x * ratio, lambda x: x / ratio))
         top.set_xlabel("wall-clock hours")
-    ax.legend(loc="upper right", fontsize=8)
+    # Below the axes: every share can reach the top of the plot, and a legend there hid some.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8)
     return _save(fig, path)
