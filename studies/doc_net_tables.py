@@ -53,9 +53,10 @@ NETS = (
     Net("hansa_2p", (Stage(noted=1.57), Stage(noted=0.1), META),
         "{sims} simulations (the default)",
         "warm start, 48 self-play iterations at 512 wide, distilled to 256, 30 self-play "
-        "iterations", "{sims} simulations, PUCT", "none",
-        "warm start on heuristic games, self-play, distilled, self-play (recipe `hansa_2p`)",
-        "warm start, self-play, distilled, self-play"),
+        "iterations, 72 gated self-play iterations", "{sims} simulations, PUCT", "none",
+        "warm start on heuristic games, self-play, distilled, self-play, gated self-play "
+        "(recipe `hansa_2p`)",
+        "warm start, self-play, distilled, self-play, gated self-play"),
     Net("hansa_3p", (META,), "{sims} simulations",
         "warm start, 25 self-play iterations, 30 gated self-play iterations",
         "{sims} simulations", "none",
