@@ -51,6 +51,8 @@ def checkpoints(recipe: Recipe, out: Path, every: int = 1) -> list[Checkpoint]:
         if before is not None:     # its copied rows are the earlier stage's
             state = ck.read_json(stage_dir(out, before) / "state.json")
             skip, offset = state["iteration"], state["core_seconds"] / 3600
+        elif str(stage.settings.get("init", "")).startswith("@"):
+            skip = 0               # its iteration 0 is the earlier stage's net, rated there
         rows = [r for r in ck.read_rows(where / "log.csv")
                 if r.get("az_vs_heuristic") or r.get("az_vs_random")]
         rows = [r for r in rows if int(r["iteration"]) > skip]
