@@ -443,3 +443,37 @@ def test_the_value_weight_reaches_the_learner_and_must_be_positive(tmp_path):
     assert run.learner.value_weight == 0.25
     with pytest.raises(ValueError, match="value_weight must be positive"):
         AlphaZeroConfig(**TINY, value_weight=0.0)
+
+
+def test_a_run_stopped_while_rating_rates_that_checkpoint_on_resume(tmp_path, monkeypatch):
+    """A kill during iteration 2's rating (after its checkpoint): the resumed run rates
+    iteration 2 first, so its row, its kept net and, with --gate, its judgement are not
+    lost, and the run ends as one never stopped."""
+    from tradewinds.training import checkpoints as ck
+    from tradewinds.training.alphazero import loop
+
+    config = dict(**{**TINY, "rate_mcts_games": 0}, iterations=3, rate_prev_games=2,
+                  gate=True)
+    straight = train(AlphaZeroConfig(**config, out=str(tmp_path / "a")))
+    rate = loop.Run.rate
+
+    def killed_at_2(self):
+        if self.state["iteration"] == 2:
+            raise KeyboardInterrupt
+        return rate(self)
+
+    monkeypatch.setattr(loop.Run, "rate", killed_at_2)
+    with pytest.raises(KeyboardInterrupt):
+        train(AlphaZeroConfig(**config, out=str(tmp_path / "b")))
+    monkeypatch.setattr(loop.Run, "rate", rate)
+    assert ck.read_json(tmp_path / "b" / "state.json")["unlogged"]["iteration"] == 2
+    resumed = train(AlphaZeroConfig(**config, out=str(tmp_path / "b"), resume=True))
+    assert "unlogged" not in resumed
+    for k in ("iteration", "positions", "games", "next_seed", "gen", "rejected"):
+        assert resumed.get(k) == straight.get(k), k
+    rows = {run: [(r["iteration"], r["az_vs_prev"]) for r in ck.read_rows(tmp_path / run
+                                                                         / "log.csv")]
+            for run in ("a", "b")}
+    assert rows["b"] == rows["a"] and ("2", "") not in rows["b"]
+    assert sorted(p.name for p in (tmp_path / "b" / "nets").iterdir()) == sorted(
+        p.name for p in (tmp_path / "a" / "nets").iterdir())

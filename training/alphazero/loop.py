@@ -17,7 +17,8 @@ A run is a sequence of iterations after an optional warm start:
    (`rating`), a row in ``log.csv`` and the curve redrawn.
 
 Files in `out`, each written atomically, ``state.json`` last, so a killed run resumes
-from its last iteration (``resume=True``) with the same buffer, generator and optimizer:
+from its last iteration (``resume=True``) with the same buffer, generator and optimizer
+(a run killed while rating rates that checkpoint first):
 
     config.json   the settings            net.npz      the latest net (agents.pvnet format)
     nets/         net_<iteration>.npz, a copy of every rated net (with --gate, a net that
@@ -477,24 +478,42 @@ def train(config: AlphaZeroConfig, console=None, budget_core_hours: float | None
             check, st["warm"] = {}, True
         else:
             check = run.warm_start()
-        run.checkpoint()
-        run.log(_rated(run, {"iteration": 0, **_progress(st), **check}))
+        _checkpoint_and_log(run, {"iteration": 0, **_progress(st), **check}, rate=True)
+    if st.get("unlogged"):         # stopped while rating: rate that checkpoint now
+        row = st["unlogged"]
+        _checkpoint_and_log(run, row, rate=_due(c, row["iteration"]), saved=True)
     from rich.progress import Progress
 
     with Progress(disable=not c.progress) as bar:
         task = bar.add_task("alphazero", total=c.iterations, completed=st["iteration"])
         while st["iteration"] < c.iterations:
             losses = run.iteration()
-            run.checkpoint()
             row = {"iteration": st["iteration"], **_progress(st), **losses}
-            if st["iteration"] % c.rate_every == 0 or st["iteration"] == c.iterations:
-                row = _rated(run, row)
-            run.log(row)
+            _checkpoint_and_log(run, row, rate=_due(c, st["iteration"]))
             bar.update(task, completed=st["iteration"])
             if stop_at is not None and st["core_seconds"] >= stop_at:
                 run.say(f"budget spent at iteration {st['iteration']}: resume to go on")
                 break
     return st
+
+
+def _due(c: AlphaZeroConfig, iteration: int) -> bool:
+    return iteration % c.rate_every == 0 or iteration == c.iterations
+
+
+def _checkpoint_and_log(run: Run, row: dict, rate: bool, saved: bool = False) -> None:
+    """Checkpoint, rate (when due) and log one iteration. The row waits in state.json
+    until it is logged, so a run stopped while rating rates that checkpoint on resume:
+    with `gate`, no generation goes on unjudged."""
+    if not saved:
+        run.state["unlogged"] = {k: (float(v) if isinstance(v, np.floating) else v)
+                                 for k, v in row.items()}
+        run.checkpoint()
+    if rate:
+        row = _rated(run, row)
+    run.log(row)
+    run.state.pop("unlogged", None)
+    ck.write_json(run.out / "state.json", run.state)
 
 
 def _progress(st: dict) -> dict:
