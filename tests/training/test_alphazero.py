@@ -4,6 +4,7 @@ ratings, checkpoints, and a resume that continues exactly."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -466,7 +467,11 @@ def test_a_run_stopped_while_rating_rates_that_checkpoint_on_resume(tmp_path, mo
     with pytest.raises(KeyboardInterrupt):
         train(AlphaZeroConfig(**config, out=str(tmp_path / "b")))
     monkeypatch.setattr(loop.Run, "rate", rate)
-    assert ck.read_json(tmp_path / "b" / "state.json")["unlogged"]["iteration"] == 2
+    state = ck.read_json(tmp_path / "b" / "state.json")
+    assert state["unlogged"]["iteration"] == 2
+    old = tmp_path / "old"                    # a state from before the row was kept there
+    shutil.copytree(tmp_path / "b", old)
+    ck.write_json(old / "state.json", {k: v for k, v in state.items() if k != "unlogged"})
     resumed = train(AlphaZeroConfig(**config, out=str(tmp_path / "b"), resume=True))
     assert "unlogged" not in resumed
     for k in ("iteration", "positions", "games", "next_seed", "gen", "rejected"):
@@ -477,3 +482,7 @@ def test_a_run_stopped_while_rating_rates_that_checkpoint_on_resume(tmp_path, mo
     assert rows["b"] == rows["a"] and ("2", "") not in rows["b"]
     assert sorted(p.name for p in (tmp_path / "b" / "nets").iterdir()) == sorted(
         p.name for p in (tmp_path / "a" / "nets").iterdir())
+    healed = train(AlphaZeroConfig(**config, out=str(old), resume=True))
+    assert healed["gen"] == straight["gen"]
+    row = [r for r in ck.read_rows(old / "log.csv") if r["iteration"] == "2"]
+    assert row[0]["az_vs_prev"] == dict(rows["a"])["2"] and row[0]["policy_loss"] == ""

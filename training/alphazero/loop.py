@@ -479,8 +479,8 @@ def train(config: AlphaZeroConfig, console=None, budget_core_hours: float | None
         else:
             check = run.warm_start()
         _checkpoint_and_log(run, {"iteration": 0, **_progress(st), **check}, rate=True)
-    if st.get("unlogged"):         # stopped while rating: rate that checkpoint now
-        row = st["unlogged"]
+    row = _unlogged(run)
+    if row is not None:            # stopped while rating: rate that checkpoint now
         _checkpoint_and_log(run, row, rate=_due(c, row["iteration"]), saved=True)
     from rich.progress import Progress
 
@@ -499,6 +499,18 @@ def train(config: AlphaZeroConfig, console=None, budget_core_hours: float | None
 
 def _due(c: AlphaZeroConfig, iteration: int) -> bool:
     return iteration % c.rate_every == 0 or iteration == c.iterations
+
+
+def _unlogged(run: Run) -> dict | None:
+    """The row of a checkpoint that was never logged: kept in state.json, or (a state from
+    before rows were kept there) the progress alone, its losses lost."""
+    st, path = run.state, run.out / "log.csv"
+    if st.get("unlogged"):
+        return st["unlogged"]
+    logged = [int(r["iteration"]) for r in ck.read_rows(path)] if path.is_file() else []
+    if st["warm"] and (not logged or max(logged) < st["iteration"]):
+        return {"iteration": st["iteration"], **_progress(st)}
+    return None
 
 
 def _checkpoint_and_log(run: Run, row: dict, rate: bool, saved: bool = False) -> None:
