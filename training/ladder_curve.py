@@ -2,6 +2,7 @@
 Elo (random = 0) with the 95% interval, against the core-hours the recipe had spent.
 
     tradewinds train --recipe hansa_3p --curve            # after (or during) the recipe
+    tradewinds train ladder-curve results/train/my_run    # any AlphaZero run: RUN/ladder/
 
 Each checkpoint is rated by `tradewinds evaluate`'s protocol (`studies.evaluate`: K games
 against each ladder member, seats rotated, the ladder's ratings held fixed), by default
@@ -13,12 +14,13 @@ only what is missing), the points to ``<out>/curve.csv`` and the plot to
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from tradewinds.training import checkpoints as ck
-from tradewinds.training.recipe import Recipe, continued, stage_dir, stage_hours
+from tradewinds.training.recipe import Recipe, Stage, continued, stage_dir, stage_hours
 
 COLUMNS = ["stage", "iteration", "core_hours", "agent", "elo", "low", "high", "games",
            "ladder"]
@@ -85,22 +87,37 @@ def cheap_ladder(recipe: Recipe, out: Path, members: list[str] | None = None) ->
     return path
 
 
+def lone_run(run: Path) -> Recipe:
+    """An AlphaZero run of its own (``tradewinds train --algo alphazero --out RUN``) as a
+    recipe of one stage, the run's directory (so its recipe `out` is the parent)."""
+    run = Path(run)
+    if not (run / "config.json").is_file() or not (run / "nets").is_dir():
+        raise ValueError(f"{run} is not an AlphaZero run directory (no config.json and "
+                         f"nets/ there)")
+    config = ck.read_json(run / "config.json")
+    stage = Stage(run.name, "alphazero", {})
+    return Recipe(run.name, config["game"], int(config["players"]), (stage,), run.name)
+
+
 def rate(recipe: Recipe, out: Path, agent: str = "net", games: int = 40, every: int = 1,
-         members: list[str] | None = None, console=None) -> list[dict]:
+         members: list[str] | None = None, console=None, dest: Path | None = None) -> list[dict]:
     """Rate every checkpoint (``<agent>:<checkpoint>``) on the ladder; the curve's rows,
-    also written to ``<out>/curve.csv`` with the plot ``<out>/curve.png``."""
+    also written to ``<dest>/curve.csv`` with the plot ``<dest>/curve.png`` (``dest``:
+    `out` unless given)."""
     from tradewinds import output
     from tradewinds.studies import evaluate
 
     out = Path(out)
-    ladder = cheap_ladder(recipe, out, members)
+    dest = Path(dest) if dest is not None else out
+    dest.mkdir(parents=True, exist_ok=True)
+    ladder = cheap_ladder(recipe, dest, members)
     quiet = output.console()
     quiet.quiet = True                        # the checkpoints' reports print nothing
     rows = []
     for cp in checkpoints(recipe, out, every):
         config = evaluate.EvaluateConfig(
             game=recipe.game, agent=f"{agent}:{cp.path}", players=recipe.players,
-            games=games, ladder=str(ladder), db=out / "curve.sqlite", write_files=False,
+            games=games, ladder=str(ladder), db=dest / "curve.sqlite", write_files=False,
             progress=False, workers=1, name=f"curve_{cp.stage}_{cp.iteration}")
         report = evaluate.run_evaluate(config, console=quiet)
         r = report["rating"]
@@ -113,11 +130,11 @@ def rate(recipe: Recipe, out: Path, agent: str = "net", games: int = 40, every: 
             console.print(f"{cp.stage} iteration {cp.iteration} ({cp.core_hours:.2f} "
                           f"core-hours): {agent} {r['elo']:+.0f} [{r['ci95'][0]:+.0f}, "
                           f"{r['ci95'][1]:+.0f}]", highlight=False)
-    path = out / "curve.csv"
+    path = dest / "curve.csv"
     path.unlink(missing_ok=True)
     for row in rows:
         ck.append_row(path, COLUMNS, row)
-    draw(rows, out / "curve.png", f"{recipe.name}: {agent} on the {recipe.game} "
+    draw(rows, dest / "curve.png", f"{recipe.name}: {agent} on the {recipe.game} "
          f"{recipe.players}-player ladder")
     return rows
 
@@ -137,7 +154,7 @@ def draw(rows: list[dict], path: Path, title: str) -> Path:
         ax.plot(x, [float(r["elo"]) for r in part], marker="o", color=f"C{k}", label=stage)
         ax.fill_between(x, [float(r["low"]) for r in part], [float(r["high"]) for r in part],
                         color=f"C{k}", alpha=0.2, linewidth=0)
-    ax.set_xlabel("core-hours (the whole recipe)")
+    ax.set_xlabel("core-hours (every stage so far)")
     ax.set_ylabel("Elo on the ladder (random = 0)")
     ax.set_title(title)
     ax.legend(loc="lower right", fontsize=8)
@@ -145,3 +162,31 @@ def draw(rows: list[dict], path: Path, title: str) -> Path:
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def main(argv=None, prog="tradewinds train ladder-curve") -> int:
+    ap = argparse.ArgumentParser(prog=prog, description="Rate every rated net of an "
+                                 "AlphaZero run on the shipped ladder and draw its Elo "
+                                 "against core-hours: RUN/ladder/curve.csv and curve.png.")
+    ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out)")
+    ap.add_argument("--agent", default="net", choices=("net", "az"),
+                    help="what is rated: the raw policy (net) or the search (az)")
+    ap.add_argument("--games", type=int, default=40, help="games against each member")
+    ap.add_argument("--every", type=int, default=1, help="rate one rated net in N "
+                    "(the last always)")
+    ap.add_argument("--members", default=None, help="comma-separated ladder members "
+                    "(default: those that are not searches)")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.every < 1:
+        ap.exit(2, f"{prog}: error: --games and --every must be at least 1\n")
+    from tradewinds import output
+
+    try:
+        recipe = lone_run(args.run)
+        members = args.members.split(",") if args.members else None
+        rate(recipe, args.run.parent, args.agent, args.games, args.every, members,
+             console=output.console(), dest=args.run / "ladder")
+    except (ValueError, OSError) as e:
+        ap.exit(2, f"{prog}: error: {' '.join(str(e).split())}\n")
+    print(f"curve: {args.run / 'ladder' / 'curve.csv'} and {args.run / 'ladder' / 'curve.png'}")
+    return 0

@@ -184,3 +184,21 @@ def test_a_gated_iteration_that_lost_names_the_net_kept_before_it(tmp_path):
     assert recipe.kept_net(nets, 10).name == "net_0005.npz"
     assert recipe.kept_net(nets, 15).name == "net_0015.npz"
     assert recipe.kept_net(nets, 25).name == "net_0025.npz"     # not made yet: its own name
+
+
+def test_any_alphazero_run_gets_its_ladder_curve(tmp_path):
+    """tradewinds train ladder-curve RUN: every rated net of a run that no recipe made, its
+    Elo on the shipped ladder against the run's core-hours, in RUN/ladder/; a directory
+    that is not an AlphaZero run is refused in one line."""
+    out = tmp_path / "run"
+    assert main(["train", "--recipe", str(tiny(tmp_path)), "--out", str(out)]) == 0
+    run = out / "selfplay"                     # an AlphaZero run directory like any other
+    assert main(["train", "ladder-curve", str(run), "--games", "2",
+                 "--members", "random,heuristic"]) == 0
+    from tradewinds.training import checkpoints as ck
+    rows = ck.read_rows(run / "ladder" / "curve.csv")
+    assert [r["iteration"] for r in rows] == ["0", "2", "3"]   # its start is its first point
+    hours = [float(r["core_hours"]) for r in rows]
+    assert hours == sorted(hours) and hours[0] == 0     # the log rounds a tiny run's to 0
+    assert (run / "ladder" / "curve.png").stat().st_size > 0
+    assert main(["train", "ladder-curve", str(tmp_path)]) == 2

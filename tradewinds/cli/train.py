@@ -24,6 +24,9 @@ STAGES = (
          "a net's value trained further on many heuristic games' outcomes, its policy held"),
     Verb("search-teacher", "tradewinds.training.alphazero.search_teacher:main",
          "a net fitted to the rollout search's visit counts and root values"),
+    Verb("ladder-curve", "tradewinds.training.ladder_curve:main",
+         "rate every rated net of an AlphaZero run on the shipped ladder: Elo against "
+         "core-hours in RUN/ladder/"),
     Verb("ship-net", "tradewinds.training.alphazero.ship:main",
          "copy a rated net to agents/nets/<game>_<n>p.npz, the az and net agents' default"),
     Verb("ship-ppo", "tradewinds.training.ship:main",
