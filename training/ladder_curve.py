@@ -55,9 +55,9 @@ def checkpoints(recipe: Recipe, out: Path, every: int = 1) -> list[Checkpoint]:
             skip, offset = state["iteration"], state["core_seconds"] / 3600
         elif str(stage.settings.get("init", "")).startswith("@"):
             skip = 0               # its iteration 0 is the earlier stage's net, rated there
-        rows = [r for r in ck.read_rows(where / "log.csv")
-                if r.get("az_vs_heuristic") or r.get("az_vs_random")]
-        rows = [r for r in rows if int(r["iteration"]) > skip]
+        rows = {int(r["iteration"]): r for r in ck.read_rows(where / "log.csv")
+                if r.get("az_vs_heuristic") or r.get("az_vs_random")}   # a repeat: the last
+        rows = [r for i, r in sorted(rows.items()) if i > skip]
         kept = [r for k, r in enumerate(rows) if k % every == 0 or k == len(rows) - 1]
         for r in kept:
             net = where / "nets" / f"net_{int(r['iteration']):04d}.npz"

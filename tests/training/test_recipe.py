@@ -188,11 +188,14 @@ def test_a_gated_iteration_that_lost_names_the_net_kept_before_it(tmp_path):
 
 def test_any_alphazero_run_gets_its_ladder_curve(tmp_path):
     """tradewinds train ladder-curve RUN: every rated net of a run that no recipe made, its
-    Elo on the shipped ladder against the run's core-hours, in RUN/ladder/; a directory
-    that is not an AlphaZero run is refused in one line."""
+    Elo on the shipped ladder against the run's core-hours, in RUN/ladder/ (a row the log
+    holds twice, one point); a directory that is not an AlphaZero run is refused in one
+    line."""
     out = tmp_path / "run"
     assert main(["train", "--recipe", str(tiny(tmp_path)), "--out", str(out)]) == 0
     run = out / "selfplay"                     # an AlphaZero run directory like any other
+    log = (run / "log.csv").read_text()
+    (run / "log.csv").write_text(log + log.splitlines()[-1] + "\n")   # a row written twice
     assert main(["train", "ladder-curve", str(run), "--games", "2",
                  "--members", "random,heuristic"]) == 0
     from tradewinds.training import checkpoints as ck
