@@ -165,20 +165,21 @@ def draw(rows: list[dict], path: Path, title: str) -> Path:
 
 
 def main(argv=None, prog="tradewinds train ladder-curve") -> int:
+    from tradewinds.cli_args import int_at_least
+
     ap = argparse.ArgumentParser(prog=prog, description="Rate every rated net of an "
                                  "AlphaZero run on the shipped ladder and draw its Elo "
                                  "against core-hours: RUN/ladder/curve.csv and curve.png.")
     ap.add_argument("run", type=Path, help="the run directory (tradewinds train --out)")
     ap.add_argument("--agent", default="net", choices=("net", "az"),
                     help="what is rated: the raw policy (net) or the search (az)")
-    ap.add_argument("--games", type=int, default=40, help="games against each member")
-    ap.add_argument("--every", type=int, default=1, help="rate one rated net in N "
-                    "(the last always)")
+    ap.add_argument("--games", type=int_at_least(1), default=40,
+                    help="games against each member")
+    ap.add_argument("--every", type=int_at_least(1), default=1, help="rate one rated net "
+                    "in N (the last always)")
     ap.add_argument("--members", default=None, help="comma-separated ladder members "
                     "(default: those that are not searches)")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.every < 1:
-        ap.exit(2, f"{prog}: error: --games and --every must be at least 1\n")
     from tradewinds import output
 
     try:

@@ -478,10 +478,10 @@ def train(config: AlphaZeroConfig, console=None, budget_core_hours: float | None
             check, st["warm"] = {}, True
         else:
             check = run.warm_start()
-        _checkpoint_and_log(run, {"iteration": 0, **_progress(st), **check}, rate=True)
+        _checkpoint(run, {"iteration": 0, **_progress(st), **check})
     row = _unlogged(run)
-    if row is not None:            # stopped while rating: rate that checkpoint now
-        _checkpoint_and_log(run, row, rate=_due(c, row["iteration"]), saved=True)
+    if row is not None:            # the new warm start's, or a run stopped while rating
+        _rate_and_log(run, row, rate=_due(c, row["iteration"]))
     from rich.progress import Progress
 
     with Progress(disable=not c.progress) as bar:
@@ -489,7 +489,8 @@ def train(config: AlphaZeroConfig, console=None, budget_core_hours: float | None
         while st["iteration"] < c.iterations:
             losses = run.iteration()
             row = {"iteration": st["iteration"], **_progress(st), **losses}
-            _checkpoint_and_log(run, row, rate=_due(c, st["iteration"]))
+            _checkpoint(run, row)
+            _rate_and_log(run, row, rate=_due(c, st["iteration"]))
             bar.update(task, completed=st["iteration"])
             if stop_at is not None and st["core_seconds"] >= stop_at:
                 run.say(f"budget spent at iteration {st['iteration']}: resume to go on")
@@ -513,14 +514,17 @@ def _unlogged(run: Run) -> dict | None:
     return None
 
 
-def _checkpoint_and_log(run: Run, row: dict, rate: bool, saved: bool = False) -> None:
-    """Checkpoint, rate (when due) and log one iteration. The row waits in state.json
-    until it is logged, so a run stopped while rating rates that checkpoint on resume:
-    with `gate`, no generation goes on unjudged."""
-    if not saved:
-        run.state["unlogged"] = {k: (float(v) if isinstance(v, np.floating) else v)
-                                 for k, v in row.items()}
-        run.checkpoint()
+def _checkpoint(run: Run, row: dict) -> None:
+    """Checkpoint an iteration with its log row waiting in state.json until it is logged,
+    so a run stopped while rating rates that checkpoint on resume: with `gate`, no
+    generation goes on unjudged."""
+    run.state["unlogged"] = {k: (float(v) if isinstance(v, np.floating) else v)
+                             for k, v in row.items()}
+    run.checkpoint()
+
+
+def _rate_and_log(run: Run, row: dict, rate: bool) -> None:
+    """Rate the checkpoint (when due), log its row, and drop the waiting row."""
     if rate:
         row = _rated(run, row)
     run.log(row)
