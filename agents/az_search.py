@@ -309,7 +309,7 @@ def simulate(aux, w, roots, players, keys, sims, waves, knobs, f):
                 protocol.returns(aux, s, ret)
                 _backup(visits, value, mover, rootsum, g, paths[g], d, ret)
                 continue
-            p = protocol.current_player(aux, s)
+            p = np.int64(protocol.current_player(aux, s))   # int64 as at the roots: one compile
             net_input.write(aux, s, p, knobs.hinted, hint_mask, keys[g], seen, obs[m])
             protocol.legal_mask(aux, s, masks[m, :num_actions])
             pending[m], leaf[m], depth[m], observer[m] = g, node, d, p
