@@ -48,6 +48,15 @@ def checkpoints(recipe: Recipe, out: Path, every: int = 1) -> list[Checkpoint]:
             continue
         if not (where / "log.csv").is_file():
             break
+        if stage.algo == "dagger":           # every round's net, at its running cost
+            here = 0.0
+            for r in ck.read_rows(where / "log.csv"):
+                here += float(r["core_hours"] or 0)
+                net = where / f"round_{int(r['round'])}.npz"
+                if int(r["round"]) > 0 and net.is_file():
+                    found.append(Checkpoint(stage.name, int(r["round"]), net, spent + here))
+            spent += stage_hours(recipe, stage, out)
+            continue
         before = continued(recipe, stage)
         skip, offset = -1, 0.0
         if before is not None:     # its copied rows are the earlier stage's

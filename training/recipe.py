@@ -6,14 +6,16 @@
 A recipe is one TOML file in ``training/recipes/`` (or any path): the game, the player
 count and its stages in order, each with every setting of its trainer (CleanRL's one
 config per script). A stage is an AlphaZero run (`training.alphazero.loop`, ``algo =
-"alphazero"``, its fields as in `AlphaZeroConfig`) or a distillation (``algo =
-"distill"``, the options of `training.alphazero.distill`). A value ``"@stage"`` names an
-earlier stage's output: its net (``init``, ``teacher``), or with ``init_replay`` /
-``replay`` its replay buffer; ``"@stage:36"`` names the net the stage rated at iteration 36
-(``nets/net_0036.npz``). ``continues = "@stage"`` goes on with an earlier AlphaZero stage's
-run (a copy of its files, resumed with this stage's settings: the same learner, buffer and
-generator, as a resumed command would). ``ship = "stage"`` (or ``"stage:36"``) says which net is the
-recipe's.
+"alphazero"``, its fields as in `AlphaZeroConfig`), a distillation (``algo =
+"distill"``, the options of `training.alphazero.distill`) or DAgger rounds (``algo =
+"dagger"``, the options of `training.alphazero.dagger`, the net it starts from as
+``init``). A value ``"@stage"`` names an earlier stage's output: its net (``init``,
+``teacher``; a DAgger stage's last round), or with ``init_replay`` / ``replay`` its
+replay buffer; ``"@stage:36"`` names the net the stage rated at iteration 36
+(``nets/net_0036.npz``), or a DAgger stage's round 36. ``continues = "@stage"`` goes on
+with an earlier AlphaZero stage's run (a copy of its files, resumed with this stage's
+settings: the same learner, buffer and generator, as a resumed command would).
+``ship = "stage"`` (or ``"stage:36"``) says which net is the recipe's.
 
 Each stage writes to ``<out>/<stage>/``; a finished stage is skipped and an interrupted
 one resumed, so rerunning the command after any interruption goes on where it stopped.
@@ -33,7 +35,8 @@ from pathlib import Path
 from tradewinds.training import checkpoints as ck
 
 RECIPES = Path(__file__).parent / "recipes"
-ALGOS = ("alphazero", "distill")
+ALGOS = ("alphazero", "distill", "dagger")
+DAGGER_ROUNDS = 3                # dagger's own default for --rounds
 REF_KEYS = {"init": "net", "init_replay": "replay", "teacher": "net", "replay": "replay",
             "continues": "run"}
 
@@ -124,7 +127,20 @@ def parse(name: str, data: dict, text: str = "") -> Recipe:
     for s in stages:                      # every setting checked before anything runs
         if s.algo == "alphazero":
             _alphazero_config(recipe, s, Path("."))
+        elif s.algo == "dagger":
+            _check_dagger(recipe, s)
     return recipe
+
+
+def _check_dagger(recipe: Recipe, stage: Stage) -> None:
+    from tradewinds.training.alphazero import dagger
+
+    known = {a.dest for a in dagger.parser()._actions} - {"help", "out", "resume", "device"}
+    unknown = sorted(set(stage.settings) - known)
+    if unknown or "init" not in stage.settings:
+        what = f"unknown settings {', '.join(unknown)}" if unknown else "no init net"
+        raise ValueError(f"recipe {recipe.name}, stage {stage.name}: {what} (dagger's "
+                         f"options: tradewinds train dagger --help)")
 
 
 def stage_dir(out: Path, stage: Stage) -> Path:
@@ -147,9 +163,15 @@ def _output(recipe: Recipe, out: Path, ref: str, kind: str) -> str:
         return str(where / "replay.npz")
     if kind == "run":
         return str(where)
+    if stage.algo == "dagger":
+        return str(where / f"round_{iteration or _rounds(stage)}.npz")
     if iteration is not None:
         return str(kept_net(where / "nets", iteration))
     return str(where / "net.npz") if stage.algo == "alphazero" else str(where / "student.npz")
+
+
+def _rounds(stage: Stage) -> int:
+    return int(stage.settings.get("rounds", DAGGER_ROUNDS))
 
 
 def kept_net(nets: Path, iteration: int) -> Path:
@@ -191,6 +213,8 @@ def stage_done(recipe: Recipe, stage: Stage, out: Path) -> bool:
     where = stage_dir(out, stage)
     if stage.algo == "distill":
         return (where / "student.npz").is_file()
+    if stage.algo == "dagger":
+        return (where / f"round_{_rounds(stage)}.npz").is_file()
     state = where / "state.json"
     return state.is_file() and ck.read_json(state)["iteration"] >= int(
         stage.settings.get("iterations", 10))
@@ -208,6 +232,9 @@ def stage_hours(recipe: Recipe, stage: Stage, out: Path) -> float:
     if stage.algo == "distill":
         cost = where / "cost.json"
         return float(ck.read_json(cost)["core_hours"]) if cost.is_file() else 0.0
+    if stage.algo == "dagger":
+        log = where / "log.csv"
+        return sum(float(r["core_hours"] or 0) for r in ck.read_rows(log)) if log.is_file() else 0.0
     if not (where / "state.json").is_file():
         return 0.0
     hours = ck.read_json(where / "state.json")["core_seconds"] / 3600
@@ -238,6 +265,8 @@ def run(recipe: Recipe, out: Path, budget: float | None = None, actors: int = 0,
             console.print(f"recipe {recipe.name}: stage {stage.name} ({stage.algo})")
         if stage.algo == "alphazero":
             _run_alphazero(recipe, stage, out, left, actors, device, console)
+        elif stage.algo == "dagger":
+            _run_dagger(recipe, stage, out, device)
         else:
             _run_distill(recipe, stage, out, device)
         if not stage_done(recipe, stage, out):
@@ -271,12 +300,38 @@ def _run_distill(recipe, stage, out, device) -> None:
     where.mkdir(parents=True, exist_ok=True)
     settings = _resolved(recipe, stage, out)
     teacher = settings.pop("teacher")
-    argv = [teacher, "--out", str(where / "student.npz"), "--device", device]
-    for key, value in settings.items():
-        argv += [f"--{key.replace('_', '-')}", str(value)]
+    argv = [teacher, "--out", str(where / "student.npz"), "--device", device, *_flags(settings)]
     t0 = time.perf_counter()
     distill.main(argv)
     ck.write_json(where / "cost.json", {"core_hours": (time.perf_counter() - t0) / 3600})
+
+
+def _run_dagger(recipe, stage, out, device) -> None:
+    """Its rounds into the stage's folder; an interrupted stage resumes after its last
+    written round (dagger's --resume)."""
+    from tradewinds.training.alphazero import dagger
+
+    where = stage_dir(out, stage)
+    settings = _resolved(recipe, stage, out)
+    argv = [settings.pop("init"), "--out", str(where), "--device", device, *_flags(settings)]
+    if (where / "config.json").is_file():
+        argv.append("--resume")
+    dagger.main(argv)
+
+
+def _flags(settings: dict) -> list[str]:
+    """Command-line options from stage settings: ``key = true`` a bare flag (false: left
+    out), a list its values in turn."""
+    argv = []
+    for key, value in settings.items():
+        flag = f"--{key.replace('_', '-')}"
+        if isinstance(value, bool):
+            argv += [flag] if value else []
+        elif isinstance(value, list):
+            argv += [flag, *map(str, value)]
+        else:
+            argv += [flag, str(value)]
+    return argv
 
 
 def commit() -> str:

@@ -10,6 +10,7 @@ pytest.importorskip("torch")
 
 from tradewinds.agents import pvnet  # noqa: E402
 from tradewinds.cli.main import main  # noqa: E402
+from tradewinds.training import checkpoints as ck  # noqa: E402
 from tradewinds.training import recipe  # noqa: E402
 
 TINY = """
@@ -205,3 +206,67 @@ def test_any_alphazero_run_gets_its_ladder_curve(tmp_path):
     assert hours == sorted(hours) and hours[0] == 0     # the log rounds a tiny run's to 0
     assert (run / "ladder" / "curve.png").stat().st_size > 0
     assert main(["train", "ladder-curve", str(tmp_path)]) == 2
+
+
+DAGGER = TINY.replace('ship = "selfplay"', 'ship = "taught:2"') + """
+[[stages]]
+name = "taught"
+algo = "dagger"
+init = "@selfplay"
+rounds = 2
+beta = 0
+games = 6
+every = 3
+warm_games = 8
+warm_every = 3
+held_games = 2
+rate_games = 4
+batch = 32
+search = 4
+search_skip = ["sail", "setup"]
+aggregate = true
+"""
+
+
+def test_a_dagger_stage_runs_its_rounds_resumes_and_ships_a_round(tmp_path):
+    """DAgger rounds as a stage: "@selfplay" is the net they start from, a bare flag is
+    `key = true` and a list the option's values, "taught:2" ships round 2 and its cost
+    counts in the recipe's. A stage stopped after round 1 goes on from it to the same net."""
+    r = recipe.load(str(tiny(tmp_path, DAGGER)))
+    out = tmp_path / "run"
+    recipe.run(r, out)
+    taught = out / "taught"
+    assert [int(x["round"]) for x in ck.read_rows(taught / "log.csv")] == [0, 1, 2]
+    assert recipe.stage_hours(r, r.stage("taught"), out) > 0
+    got, _, meta = pvnet.load(out / "net.npz")
+    want, _, _ = pvnet.load(taught / "round_2.npz")
+    assert all(np.array_equal(x, y) for x, y in zip(want, got, strict=True))
+    assert meta["recipe"] == "tiny" and meta["dagger"]["round"] == 2
+    from tradewinds.training import ladder_curve      # the recipe curve has every round
+    rounds = [c for c in ladder_curve.checkpoints(r, out) if c.stage == "taught"]
+    assert [(c.iteration, c.path.name) for c in rounds] == [(1, "round_1.npz"),
+                                                             (2, "round_2.npz")]
+    assert rounds[0].core_hours < rounds[1].core_hours <= recipe.core_hours(r, out) + 1e-9
+    one_round = DAGGER.replace("rounds = 2", "rounds = 1").replace('"taught:2"', '"taught"')
+    staged = tmp_path / "staged"
+    recipe.run(recipe.load(str(tiny(tmp_path, one_round))), staged)
+    assert not (staged / "taught" / "round_2.npz").exists()
+    again, _, _ = pvnet.load(recipe.run(r, staged))
+    for x, y in zip(want, again, strict=True):
+        np.testing.assert_allclose(x, y, atol=1e-5)   # torch's CPU sums, resumed exactly
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("rounds = 2", "rounds = 2\nwarp = 9", "unknown settings warp"),
+    ('init = "@selfplay"\nrounds', "rounds", "no init net"),
+])
+def test_a_bad_dagger_stage_is_refused_before_anything_runs(tmp_path, old, new, message):
+    with pytest.raises(ValueError, match=message):
+        recipe.load(str(tiny(tmp_path, DAGGER.replace(old, new, 1))))
+
+
+def test_every_shipped_net_has_its_recipe():
+    from pathlib import Path
+
+    nets = Path(pvnet.__file__).parent / "nets"
+    assert recipe.names() == sorted(p.stem for p in nets.glob("*.npz"))
