@@ -31,12 +31,14 @@ def mcts400(game: str, players: int) -> Ref:
 
 class Cell(NamedTuple):
     """One game's result of a target: its row, the `mcts:400` row its edge is set beside
-    (edge targets), the command that plays it again, and a note the README adds."""
+    (edge targets), the command that plays it again, a note the README adds, and the
+    head to head of `az` against `mcts:400` in the same games (3-4 players)."""
 
     ref: Ref
     base: Ref | None = None
     command: str = ""
     readme_note: str = ""
+    h2h: Ref | None = None
 
 
 class Target(NamedTuple):
@@ -73,7 +75,8 @@ TARGETS = (
            "3 players: `az`'s edge over the heuristic above zero and above `mcts:400`'s", True,
            Cell(Ref(R + "agents_strength_az_hansa_3p_gate30.json",
                     "az:results/nets/hansa_3p_gate30.npz", "heuristic"),
-                mcts400("hansa", 3), _strength("hansa", 3, "az-heuristic")),
+                mcts400("hansa", 3), _strength("hansa", 3, "az-heuristic"),
+                h2h=Ref(R + "agents_strength_az_mcts400_hansa_3p.json", "az", "mcts:400")),
            Cell(Ref(R + "agents_strength_az_voyage_3p_hint_r1.json",
                     "az:results/nets/voyage_3p_hint_r1.npz", "heuristic"),
                 mcts400("voyage", 3), _strength("voyage", 3, "az-heuristic"))),
@@ -89,6 +92,7 @@ TARGETS = (
 def target_sources() -> tuple[str, ...]:
     refs = [c.ref for t in TARGETS for c in (t.hansa, t.voyage)]
     refs += [c.base for t in TARGETS for c in (t.hansa, t.voyage) if c.base]
+    refs += [c.h2h for t in TARGETS for c in (t.hansa, t.voyage) if c.h2h]
     return tuple(sorted({r.report for r in refs}))
 
 
@@ -98,8 +102,13 @@ def _result(root: Path, target: Target, cell: Cell, control: bool) -> str:
     row = strength_row(root, cell.ref)
     if target.edge:
         base = strength_row(root, cell.base)
-        return (f"**{signed(row['edge'])}** {signed_interval(*row['edge95'])} "
-                f"(`mcts:400` {signed(base['edge'])})")
+        text = (f"**{signed(row['edge'])}** {signed_interval(*row['edge95'])} "
+                f"(`mcts:400` {signed(base['edge'])}")
+        if cell.h2h is None:
+            return text + ")"
+        h2h = strength_row(root, cell.h2h)
+        return (text + f"; head to head against `mcts:400` {share(h2h['win_rate'])} "
+                f"{interval(*h2h['wilson95'])}, fair {share(h2h['fair_share'])})")
     text = f"**{share(row['win_rate'])}** {interval(*row['wilson95'])}"
     if control:
         return text + f" (control {share(row['control'])})"
