@@ -164,6 +164,7 @@ AGENT_LINES = (
     Line("Hansa", "net", "heuristic", (TARGETS[1].hansa.ref,)),
     _pairing("Hansa", 3, "mcts:400", "2 × heuristic", MCTS, "mcts:400"),
     Line("Hansa", "az (400 simulations)", "2 × heuristic", (TARGETS[2].hansa.ref,)),
+    Line("Hansa", "az (400 simulations)", "2 × mcts:400", (TARGETS[2].hansa.h2h,)),
     _pairing("Hansa", 4, "mcts:400", "3 × heuristic", MCTS, "mcts:400"),
     Line("Hansa", "az (400 simulations)", "3 × heuristic", (TARGETS[3].hansa.ref,)),
     _pairing("Voyage", 2, "mcts:400", "heuristic", MCTS, "mcts:400"),
