@@ -83,7 +83,8 @@ TARGETS = (
     Target("4 players: the same", "4 players: the same", True,
            Cell(Ref(R + "agents_strength_az_hansa_4p_gate15.json",
                     "az:results/nets/hansa_4p_gate15.npz", "heuristic"),
-                mcts400("hansa", 4), _strength("hansa", 4, "az-heuristic")),
+                mcts400("hansa", 4), _strength("hansa", 4, "az-heuristic"),
+                h2h=Ref(R + "agents_strength_az_mcts400_hansa_4p.json", "az", "mcts:400")),
            Cell(Ref(R + "agents_strength_az_voyage_4p_j5.json", "az:results/nets/voyage_4p_j5.npz",
                     "heuristic"), mcts400("voyage", 4), _strength("voyage", 4, "az-heuristic"))),
 )
@@ -167,6 +168,7 @@ AGENT_LINES = (
     Line("Hansa", "az (400 simulations)", "2 × mcts:400", (TARGETS[2].hansa.h2h,)),
     _pairing("Hansa", 4, "mcts:400", "3 × heuristic", MCTS, "mcts:400"),
     Line("Hansa", "az (400 simulations)", "3 × heuristic", (TARGETS[3].hansa.ref,)),
+    Line("Hansa", "az (400 simulations)", "3 × mcts:400", (TARGETS[3].hansa.h2h,)),
     _pairing("Voyage", 2, "mcts:400", "heuristic", MCTS, "mcts:400"),
     _pairing("Voyage", 2, "dest", "heuristic", "agents_strength_dest_voyage_2p.json", "dest"),
     Line("Voyage", "az (destination search, 2,100 simulations, judge 0.5)", "mcts:400",
