@@ -11,7 +11,7 @@ pytest.importorskip("torch")
 from tradewinds.agents import pvnet  # noqa: E402
 from tradewinds.cli.main import main  # noqa: E402
 from tradewinds.training import checkpoints as ck  # noqa: E402
-from tradewinds.training import recipe  # noqa: E402
+from tradewinds.training import ladder_curve, recipe  # noqa: E402
 
 TINY = """
 game = "hansa"
@@ -242,7 +242,7 @@ def test_a_dagger_stage_runs_its_rounds_resumes_and_ships_a_round(tmp_path):
     want, _, _ = pvnet.load(taught / "round_2.npz")
     assert all(np.array_equal(x, y) for x, y in zip(want, got, strict=True))
     assert meta["recipe"] == "tiny" and meta["dagger"]["round"] == 2
-    from tradewinds.training import ladder_curve      # the recipe curve has every round
+    # the recipe curve rates every round, at its running cost
     rounds = [c for c in ladder_curve.checkpoints(r, out) if c.stage == "taught"]
     assert [(c.iteration, c.path.name) for c in rounds] == [(1, "round_1.npz"),
                                                              (2, "round_2.npz")]
