@@ -55,7 +55,7 @@ def checkpoints(recipe: Recipe, out: Path, every: int = 1) -> list[Checkpoint]:
                 net = where / f"round_{int(r['round'])}.npz"
                 if int(r["round"]) > 0 and net.is_file():
                     found.append(Checkpoint(stage.name, int(r["round"]), net, spent + here))
-            spent += stage_hours(recipe, stage, out)
+            spent += here                    # the stage's hours: its rounds' summed
             continue
         before = continued(recipe, stage)
         skip, offset = -1, 0.0

@@ -164,7 +164,7 @@ def _output(recipe: Recipe, out: Path, ref: str, kind: str) -> str:
     if kind == "run":
         return str(where)
     if stage.algo == "dagger":
-        return str(where / f"round_{iteration or _rounds(stage)}.npz")
+        return str(where / f"round_{_rounds(stage) if iteration is None else iteration}.npz")
     if iteration is not None:
         return str(kept_net(where / "nets", iteration))
     return str(where / "net.npz") if stage.algo == "alphazero" else str(where / "student.npz")
