@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tradewinds.training import checkpoints as ck
-from tradewinds.training.recipe import Recipe, Stage, continued, stage_dir, stage_hours
+from tradewinds.training.recipe import (
+    ONE_FILE,
+    Recipe,
+    Stage,
+    continued,
+    one_file,
+    stage_dir,
+    stage_hours,
+)
 
 COLUMNS = ["stage", "iteration", "core_hours", "agent", "elo", "low", "high", "games",
            "ladder"]
@@ -41,10 +49,10 @@ def checkpoints(recipe: Recipe, out: Path, every: int = 1) -> list[Checkpoint]:
     out, found, spent = Path(out), [], 0.0
     for stage in recipe.stages:
         where = stage_dir(out, stage)
-        if stage.algo == "distill":
-            if (where / "student.npz").is_file():
+        if stage.algo in ONE_FILE:
+            if one_file(where, stage).is_file():
                 spent += stage_hours(recipe, stage, out)
-                found.append(Checkpoint(stage.name, 0, where / "student.npz", spent))
+                found.append(Checkpoint(stage.name, 0, one_file(where, stage), spent))
             continue
         if not (where / "log.csv").is_file():
             break

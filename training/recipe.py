@@ -7,10 +7,12 @@ A recipe is one TOML file in ``training/recipes/`` (or any path): the game, the 
 count and its stages in order, each with every setting of its trainer (CleanRL's one
 config per script). A stage is an AlphaZero run (`training.alphazero.loop`, ``algo =
 "alphazero"``, its fields as in `AlphaZeroConfig`), a distillation (``algo =
-"distill"``, the options of `training.alphazero.distill`) or DAgger rounds (``algo =
+"distill"``, the options of `training.alphazero.distill`, the net it distils as
+``teacher``), a value refit (``algo = "value_refit"``, the options of
+`training.alphazero.value_refit`, the net it refits as ``net``) or DAgger rounds (``algo =
 "dagger"``, the options of `training.alphazero.dagger`, the net it starts from as
 ``init``). A value ``"@stage"`` names an earlier stage's output: its net (``init``,
-``teacher``; a DAgger stage's last round), or with ``init_replay`` / ``replay`` its
+``teacher``, ``net``; a DAgger stage's last round), or with ``init_replay`` / ``replay`` its
 replay buffer; ``"@stage:36"`` names the net the stage rated at iteration 36
 (``nets/net_0036.npz``), or a DAgger stage's round 36. ``continues = "@stage"`` goes on
 with an earlier AlphaZero stage's run (a copy of its files, resumed with this stage's
@@ -35,10 +37,24 @@ from pathlib import Path
 from tradewinds.training import checkpoints as ck
 
 RECIPES = Path(__file__).parent / "recipes"
-ALGOS = ("alphazero", "distill", "dagger")
 DAGGER_ROUNDS = 3                # dagger's own default for --rounds
-REF_KEYS = {"init": "net", "init_replay": "replay", "teacher": "net", "replay": "replay",
-            "continues": "run"}
+REF_KEYS = {"init": "net", "init_replay": "replay", "teacher": "net", "net": "net",
+            "replay": "replay", "continues": "run"}
+
+
+@dataclass(frozen=True)
+class OneFile:
+    """A stage that is one command making one net file from one net: the module under
+    `training.alphazero` (its `parser()` and `main(argv)`), the setting that names the net
+    it starts from, and the file it writes in the stage's folder."""
+    module: str
+    source: str
+    file: str
+
+
+ONE_FILE = {"distill": OneFile("distill", "teacher", "student.npz"),
+            "value_refit": OneFile("value_refit", "net", "refit.npz")}
+ALGOS = ("alphazero", "dagger", *ONE_FILE)
 
 
 def _toml(text: str) -> dict:
@@ -128,19 +144,28 @@ def parse(name: str, data: dict, text: str = "") -> Recipe:
         if s.algo == "alphazero":
             _alphazero_config(recipe, s, Path("."))
         elif s.algo == "dagger":
-            _check_dagger(recipe, s)
+            _check_command(recipe, s, "dagger", "init")
+        else:
+            _check_command(recipe, s, ONE_FILE[s.algo].module, ONE_FILE[s.algo].source)
     return recipe
 
 
-def _check_dagger(recipe: Recipe, stage: Stage) -> None:
-    from tradewinds.training.alphazero import dagger
+def _command(module: str):
+    import importlib
 
-    known = {a.dest for a in dagger.parser()._actions} - {"help", "out", "resume", "device"}
+    return importlib.import_module(f"tradewinds.training.alphazero.{module}")
+
+
+def _check_command(recipe: Recipe, stage: Stage, module: str, source: str) -> None:
+    """A stage run as a command: every setting one of its options, its source net named."""
+    known = {a.dest for a in _command(module).parser()._actions} - {
+        "help", "out", "resume", "device"}
     unknown = sorted(set(stage.settings) - known)
-    if unknown or "init" not in stage.settings:
-        what = f"unknown settings {', '.join(unknown)}" if unknown else "no init net"
-        raise ValueError(f"recipe {recipe.name}, stage {stage.name}: {what} (dagger's "
-                         f"options: tradewinds train dagger --help)")
+    if unknown or source not in stage.settings:
+        what = (f"unknown settings {', '.join(unknown)}" if unknown
+                else f"no {source} (the net it starts from)")
+        raise ValueError(f"recipe {recipe.name}, stage {stage.name}: {what} ({stage.algo}'s "
+                         f"options: tradewinds train {module.replace('_', '-')} --help)")
 
 
 def stage_dir(out: Path, stage: Stage) -> Path:
@@ -167,7 +192,12 @@ def _output(recipe: Recipe, out: Path, ref: str, kind: str) -> str:
         return str(where / f"round_{_rounds(stage) if iteration is None else iteration}.npz")
     if iteration is not None:
         return str(kept_net(where / "nets", iteration))
-    return str(where / "net.npz") if stage.algo == "alphazero" else str(where / "student.npz")
+    return str(where / "net.npz") if stage.algo == "alphazero" else str(one_file(where, stage))
+
+
+def one_file(where: Path, stage: Stage) -> Path:
+    """The net a one-file stage (distill, value_refit) writes in its folder."""
+    return Path(where) / ONE_FILE[stage.algo].file
 
 
 def _rounds(stage: Stage) -> int:
@@ -211,8 +241,8 @@ def _alphazero_config(recipe: Recipe, stage: Stage, out: Path, **over):
 
 def stage_done(recipe: Recipe, stage: Stage, out: Path) -> bool:
     where = stage_dir(out, stage)
-    if stage.algo == "distill":
-        return (where / "student.npz").is_file()
+    if stage.algo in ONE_FILE:
+        return one_file(where, stage).is_file()
     if stage.algo == "dagger":
         return (where / f"round_{_rounds(stage)}.npz").is_file()
     state = where / "state.json"
@@ -229,7 +259,7 @@ def continued(recipe: Recipe, stage: Stage) -> Stage | None:
 def stage_hours(recipe: Recipe, stage: Stage, out: Path) -> float:
     """Core-hours `stage` itself spent in `out` (a continued run's own hours not counted)."""
     where = stage_dir(out, stage)
-    if stage.algo == "distill":
+    if stage.algo in ONE_FILE:
         cost = where / "cost.json"
         return float(ck.read_json(cost)["core_hours"]) if cost.is_file() else 0.0
     if stage.algo == "dagger":
@@ -268,7 +298,7 @@ def run(recipe: Recipe, out: Path, budget: float | None = None, actors: int = 0,
         elif stage.algo == "dagger":
             _run_dagger(recipe, stage, out, device)
         else:
-            _run_distill(recipe, stage, out, device)
+            _run_one_file(recipe, stage, out, device)
         if not stage_done(recipe, stage, out):
             return None
     return finish(recipe, out)
@@ -291,18 +321,18 @@ def _run_alphazero(recipe, stage, out, left, actors, device, console) -> None:
     train(config, console=console, budget_core_hours=left)
 
 
-def _run_distill(recipe, stage, out, device) -> None:
+def _run_one_file(recipe, stage, out, device) -> None:
+    """Its command, writing the stage's one net; the command's own time is its cost."""
     import time
-
-    from tradewinds.training.alphazero import distill
 
     where = stage_dir(out, stage)
     where.mkdir(parents=True, exist_ok=True)
     settings = _resolved(recipe, stage, out)
-    teacher = settings.pop("teacher")
-    argv = [teacher, "--out", str(where / "student.npz"), "--device", device, *_flags(settings)]
+    source = settings.pop(ONE_FILE[stage.algo].source)
+    argv = [source, "--out", str(one_file(where, stage)), "--device", device,
+            *_flags(settings)]
     t0 = time.perf_counter()
-    distill.main(argv)
+    _command(ONE_FILE[stage.algo].module).main(argv)
     ck.write_json(where / "cost.json", {"core_hours": (time.perf_counter() - t0) / 3600})
 
 

@@ -258,11 +258,48 @@ def test_a_dagger_stage_runs_its_rounds_resumes_and_ships_a_round(tmp_path):
 
 @pytest.mark.parametrize("old, new, message", [
     ("rounds = 2", "rounds = 2\nwarp = 9", "unknown settings warp"),
-    ('init = "@selfplay"\nrounds', "rounds", "no init net"),
+    ('init = "@selfplay"\nrounds', "rounds", "no init \\(the net it starts from"),
 ])
 def test_a_bad_dagger_stage_is_refused_before_anything_runs(tmp_path, old, new, message):
     with pytest.raises(ValueError, match=message):
         recipe.load(str(tiny(tmp_path, DAGGER.replace(old, new, 1))))
+
+
+REFIT = TINY.split("[[stages]]")[0].replace('ship = "selfplay"', 'ship = "refit"') + \
+    "[[stages]]" + TINY.split("[[stages]]")[1] + """
+[[stages]]
+name = "refit"
+algo = "value_refit"
+net = "@warm"
+games = 6
+every = 3
+judge = 0.0
+simulations = 5
+"""
+
+
+def test_a_value_refit_stage_refits_the_named_net_and_ships_it(tmp_path):
+    """A value refit as a stage: "@warm" is the net it refits, its search settings become
+    the shipped net's, its cost counts in the recipe's, and the curve rates its net."""
+    r = recipe.load(str(tiny(tmp_path, REFIT)))
+    assert [s.algo for s in r.stages] == ["alphazero", "value_refit"]
+    out = tmp_path / "run"
+    got, _, meta = pvnet.load(recipe.run(r, out))
+    want, _, _ = pvnet.load(out / "refit" / "refit.npz")
+    warm, _, _ = pvnet.load(out / "warm" / "net.npz")
+    assert all(np.array_equal(x, y) for x, y in zip(want, got, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(warm, got, strict=True))
+    assert meta["recipe"] == "tiny" and recipe.stage_hours(r, r.stage("refit"), out) > 0
+    assert [c.stage for c in ladder_curve.checkpoints(r, out)][-1] == "refit"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("games = 6", "games = 6\nwarp = 9", "unknown settings warp"),
+    ('net = "@warm"\n', "", "no net \\(the net it starts from"),
+])
+def test_a_bad_one_file_stage_is_refused_before_anything_runs(tmp_path, old, new, message):
+    with pytest.raises(ValueError, match=message):
+        recipe.load(str(tiny(tmp_path, REFIT.replace(old, new, 1))))
 
 
 def test_every_shipped_net_has_its_recipe():

@@ -115,7 +115,7 @@ def teacher_command(teacher: Path, stored: str | None) -> str | None:
     return stored
 
 
-def main(argv=None, prog="python -m tradewinds.training.alphazero.distill") -> int:
+def parser(prog="python -m tradewinds.training.alphazero.distill") -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("teacher", type=Path, help="the net to distil (.npz)")
@@ -131,6 +131,11 @@ def main(argv=None, prog="python -m tradewinds.training.alphazero.distill") -> i
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     ap.add_argument("--out", type=Path, required=True, help="the student's .npz")
+    return ap
+
+
+def main(argv=None, prog="python -m tradewinds.training.alphazero.distill") -> int:
+    ap = parser(prog)
     args = ap.parse_args(argv)
     for path in (args.teacher, args.replay):
         if path is not None and not path.is_file():

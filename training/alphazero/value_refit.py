@@ -72,7 +72,7 @@ def refit(net: Path, games: int, every: int, epochs: int, seed: int = 0, lr: flo
     return learner.weights(), config, out_meta
 
 
-def main(argv=None, prog="python -m tradewinds.training.alphazero.value_refit") -> int:
+def parser(prog="python -m tradewinds.training.alphazero.value_refit") -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("net", type=Path, help="the net to refit (.npz)")
@@ -89,6 +89,11 @@ def main(argv=None, prog="python -m tradewinds.training.alphazero.value_refit") 
     ap.add_argument("--simulations", type=cli_args.int_at_least(1), default=None,
                     help="az's simulations a decision with this net")
     ap.add_argument("--out", type=Path, required=True, help="the refitted .npz")
+    return ap
+
+
+def main(argv=None, prog="python -m tradewinds.training.alphazero.value_refit") -> int:
+    ap = parser(prog)
     args = ap.parse_args(argv)
     if not args.net.is_file():
         ap.exit(2, f"error: no file at {args.net}\n")
