@@ -39,6 +39,7 @@ from tradewinds.training import checkpoints as ck
 RECIPES = Path(__file__).parent / "recipes"
 DAGGER_ROUNDS = 3                # dagger's own default for --rounds
 REF_KEYS = {"init": "net", "init_replay": "replay", "teacher": "net", "net": "net",
+            "az_teacher": "net",
             "replay": "replay", "continues": "run"}
 
 

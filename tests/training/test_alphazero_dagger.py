@@ -246,6 +246,16 @@ def test_az_teacher_labels_every_position_with_its_searchs_visit_shares(tmp_path
     assert (policy.max(1) < 1).any()                             # soft targets, not one-hot
     again = search_teacher.az_labels(g, str(init), found["state"], np.random.default_rng(1), 12)
     np.testing.assert_array_equal(policy, again)
+    args.az_judge = 1.0                      # the teacher's leaves judged by the game alone
+    judged, _ = run.searched(found, np.random.default_rng(1))
+    np.testing.assert_array_equal(judged["policy"], search_teacher.az_labels(
+        g, str(init), found["state"], np.random.default_rng(1), 12, judge=1.0))
+    assert not np.array_equal(judged["policy"], policy)
+    args.az_judge = None
+    with pytest.raises(SystemExit) as e:
+        dagger.main([str(init), "--az-teacher", str(init), "--az-judge", "2", "--out",
+                     str(tmp_path / "x")])
+    assert e.value.code == 2
     with pytest.raises(ValueError, match="two teachers"):
         args.search = 5
         dagger.Run(args)

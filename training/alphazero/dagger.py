@@ -20,8 +20,9 @@ the labels at the positions where the heuristic's choice is not one of the
 the most visited action of the seat's `mcts:<N>` instead
 (`search_teacher.search_labels`): the search where it departs from the heuristic, the
 heuristic where it almost never does (docs/agents.md). With ``--az-teacher NET`` every
-recorded position is labelled by that net's own search (`az:NET`, its visit shares as
-soft targets; `search_teacher.az_labels`) instead of the heuristic: the raw policy learns
+recorded position is labelled by that net's own search (`az:NET` with the net's settings,
+or ``--az-simulations`` / ``--az-judge``; its visit shares as soft targets;
+`search_teacher.az_labels`) instead of the heuristic: the raw policy learns
 the search's choices at the positions the raw policy itself reaches, Expert Iteration's
 apprentice step on the apprentice's own games. ``--aggregate`` keeps every
 round's searched positions (``OUT/searched_<r>.npz``) and fits each round on all of them
@@ -146,7 +147,8 @@ class Run:
         found = {k: records[k] for k in ("obs", "mask", "policy", "value")}
         if self.args.az_teacher:
             found["policy"] = az_labels(self.game, str(self.args.az_teacher), records["state"],
-                                        gen, self.args.az_simulations)
+                                        gen, self.args.az_simulations,
+                                        judge=self.args.az_judge)
             return found, np.arange(len(found["obs"]))
         pick = rows_to_search(self.game, found["policy"].argmax(1), self.args.search_skip)
         if self.args.search and len(pick):
@@ -256,6 +258,9 @@ def parser(prog="python -m tradewinds.training.alphazero.dagger") -> argparse.Ar
                          "(az:<net>, its visit shares) instead of the heuristic")
     ap.add_argument("--az-simulations", type=cli_args.int_at_least(2), default=None,
                     help="the teacher's simulations (default: its net's own setting)")
+    ap.add_argument("--az-judge", type=float, default=None,
+                    help="the share of the game's judgement in the teacher's leaf values "
+                         "(default: its net's own setting)")
     ap.add_argument("--aggregate", action="store_true",
                     help="fit every round on the searched positions of all rounds so far")
     ap.add_argument("--warm-games", type=cli_args.int_at_least(1), default=12000,
@@ -287,6 +292,8 @@ def main(argv=None, prog="python -m tradewinds.training.alphazero.dagger") -> in
         ap.exit(2, f"error: no net file at {args.init}\n")
     if not 0.0 <= args.beta <= 1.0:
         ap.exit(2, f"error: --beta must be in [0, 1], got {args.beta!r}\n")
+    if args.az_judge is not None and not 0.0 <= args.az_judge <= 1.0:
+        ap.exit(2, f"error: --az-judge must be in [0, 1], got {args.az_judge!r}\n")
     if args.aggregate and not (args.search or args.az_teacher):
         ap.exit(2, "error: --aggregate keeps searched positions: give --search N or "
                    "--az-teacher NET\n")

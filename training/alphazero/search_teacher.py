@@ -78,14 +78,16 @@ def search_labels(game, states: np.ndarray, masks: np.ndarray, simulations: int,
 
 
 def az_labels(game, teacher: str, states: np.ndarray, gen: np.random.Generator,
-              simulations: int | None = None, batch: int = 64) -> np.ndarray:
+              simulations: int | None = None, batch: int = 64,
+              judge: float | None = None) -> np.ndarray:
     """At each state, the deciding seat's `az:<teacher>` search (the teacher net's own
-    search settings, `simulations` if given; from the seat's own information set, no
-    root noise): the root's visit shares. `batch` states are searched side by side."""
+    search settings, `simulations` and `judge` where given; from the seat's own
+    information set, no root noise): the root's visit shares. `batch` states are searched
+    side by side."""
     from tradewinds.agents import az_search
     from tradewinds.agents.az import AlphaZeroAgent
 
-    agent = AlphaZeroAgent(game.name, spec=teacher, simulations=simulations)
+    agent = AlphaZeroAgent(game.name, spec=teacher, simulations=simulations, judge=judge)
     weights, config, meta = pvnet.load(teacher)
     if config.game != game.name:
         raise ValueError(f"teacher {teacher} is a {config.game} net, not {game.name}'s")
