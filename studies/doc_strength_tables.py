@@ -87,6 +87,22 @@ TARGETS = (
                 h2h=Ref(R + "agents_strength_az_mcts400_hansa_4p.json", "az", "mcts:400")),
            Cell(Ref(R + "agents_strength_az_voyage_4p_j5.json", "az:results/nets/voyage_4p_j5.npz",
                     "heuristic"), mcts400("voyage", 4), _strength("voyage", 4, "az-heuristic"))),
+    Target("3 players: `net` wins at least its fair share against heuristics, ≥ 0.333",
+           "3 players: `net` (no search) wins its fair share against heuristics, ≥ 0.333",
+           False,
+           Cell(Ref(R + "agents_strength_az_hansa_3p_gate30.json",
+                    "net:results/nets/hansa_3p_gate30.npz", "heuristic"),
+                command=_strength("hansa", 3, "net-heuristic")),
+           Cell(Ref(R + "agents_strength_az_voyage_3p_hint_r1.json",
+                    "net:results/nets/voyage_3p_hint_r1.npz", "heuristic"),
+                command=_strength("voyage", 3, "net-heuristic"))),
+    Target("4 players: `net` wins at least its fair share against heuristics, ≥ 0.25",
+           "4 players: the same, ≥ 0.25", False,
+           Cell(Ref(R + "agents_strength_az_hansa_4p_gate15.json",
+                    "net:results/nets/hansa_4p_gate15.npz", "heuristic"),
+                command=_strength("hansa", 4, "net-heuristic")),
+           Cell(Ref(R + "agents_strength_net_voyage_4p.json", "net:results/nets/voyage_4p_j5.npz",
+                    "heuristic"), command=_strength("voyage", 4, "net-heuristic"))),
 )
 
 
