@@ -248,6 +248,66 @@ def agents_destinations(root: Path) -> str:
                  rows, ("---", "---:", "---", "---:", "---", "---:"))
 
 
+# ------------------------------------------------- the hand-written parts of `az`
+
+
+class Ablation(NamedTuple):
+    """`az` as shipped against heuristics beside the same net with one hand-written part
+    taken out, on the same seeds (so the same control), and `mcts:400`'s edge."""
+
+    label: str            # the net and how it is searched
+    removed: str          # what the second row takes out, and what it keeps
+    shipped: Ref
+    without: Ref
+    players: int
+
+
+ABLATIONS = (
+    Ablation("`voyage_3p` (400 simulations, reads the hint)", "judge 0",
+             Ref(R + "agents_strength_az_voyage_3p_hint_r1.json",
+                 "az:results/nets/voyage_3p_hint_r1.npz", "heuristic"),
+             Ref(R + "agents_strength_az_voyage_3p_judge0.json",
+                 "az:results/nets/voyage_3p_judge0.npz", "heuristic"), 3),
+    Ablation("`voyage_4p` (200 simulations)", "judge 0",
+             Ref(R + "agents_strength_az_voyage_4p_j5.json", "az:results/nets/voyage_4p_j5.npz",
+                 "heuristic"),
+             Ref(R + "agents_strength_az_voyage_4p_judge0.json",
+                 "az:results/nets/voyage_4p_judge0.npz", "heuristic"), 4),
+    Ablation("`voyage_4p` (200 simulations)", "judge 0, 800 simulations",
+             Ref(R + "agents_strength_az_voyage_4p_j5.json", "az:results/nets/voyage_4p_j5.npz",
+                 "heuristic"),
+             Ref(R + "agents_strength_az_voyage_4p_judge0_s800.json",
+                 "az:results/nets/voyage_4p_judge0_s800.npz", "heuristic"), 4),
+)
+
+
+def ablation_sources() -> tuple[str, ...]:
+    refs = [r for a in ABLATIONS for r in (a.shipped, a.without)]
+    return tuple(sorted({r.report for r in refs} | {R + MCTS}))
+
+
+def az_ablation(root: Path) -> str:
+    """The shipped Voyage `az` against heuristics with and without the game's judgement
+    (judge 0: the net alone at the leaves), 400 games each on the same seeds."""
+    rows = []
+    for a in ABLATIONS:
+        shipped, without = strength_row(root, a.shipped), strength_row(root, a.without)
+        base = strength_row(root, mcts400("voyage", a.players))
+        if shipped["control"] != without["control"]:
+            raise ValueError(f"{a.without.report}: not the seeds of {a.shipped.report} "
+                             f"(controls {without['control']} and {shipped['control']})")
+
+        def cell(r):
+            return f"{share(r['win_rate'])}, edge **{signed(r['edge'])}** " \
+                   f"{signed_interval(*r['edge95'])}"
+        rows.append((a.label, a.removed, cell(shipped), cell(without), signed(base["edge"]),
+                     f"{shipped['seconds_per_game']:.1f} / {without['seconds_per_game']:.1f}",
+                     str(min(shipped["games"], without["games"]))))
+    return table(("net", "taken out", "`az` as shipped (judge 0.5)", "`az` without it",
+                  "`mcts:400`'s edge", "s/game, shipped / without", "games"),
+                 rows, ("---", "---", "---", "---", "---:", "---:", "---:"))
+
+
 # ------------------------------------------------------------ docs/training.md
 
 

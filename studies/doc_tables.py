@@ -29,6 +29,8 @@ BLOCKS = (
           nets.nets_sources() + ("agents/checkpoints/hansa_2p.json",)),
     Block("docs/alphazero.md", "az-targets", strength.alphazero_targets,
           strength.target_sources()),
+    Block("README.md", "az-ablation", strength.az_ablation, strength.ablation_sources()),
+    Block("docs/alphazero.md", "az-ablation", strength.az_ablation, strength.ablation_sources()),
     Block("docs/alphazero.md", "shipped-nets", nets.alphazero_nets, nets.nets_sources()),
     Block("docs/alphazero.md", "core-hours", nets.alphazero_core_hours, nets.nets_sources()),
     Block("docs/alphazero.md", "az-ladders", nets.alphazero_ladders, nets.LADDERS),
