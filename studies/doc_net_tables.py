@@ -76,10 +76,13 @@ NETS = (
         "the hint, heuristic playouts for the move steps (`destinations`), half of each leaf "
         "value from the game's judgement (`judge` {judge})",
         "warm start, DAgger, hinted DAgger", "warm start, DAgger, hinted DAgger"),
-    Net("voyage_3p", (META, Stage(RUNS + "voyage_3p_dagger_hint_log.csv", 1)),
-        "{sims} simulations, judge {judge}", "warm start, one hinted DAgger round",
+    Net("voyage_3p", (META, Stage(RUNS + "voyage_3p_dagger_hint_log.csv", 1),
+                      Stage(RUNS + "voyage_3p_dagger_az_log.csv", 1)),
+        "{sims} simulations, judge {judge}",
+        "warm start, one hinted DAgger round, one DAgger round labelled by its own search",
         "{sims} simulations", "the hint, `judge` {judge}",
-        "warm start, one hinted DAgger round", "warm start, one hinted DAgger round"),
+        "warm start, one hinted DAgger round, one round taught by its own search (recipe "
+        "`voyage_3p`)", "warm start, hinted DAgger, DAgger taught by its search"),
     Net("voyage_4p", (META,), "{sims} simulations, judge {judge}", "warm start",
         "{sims} simulations", "`judge` {judge}", "warm start", "warm start"),
 )

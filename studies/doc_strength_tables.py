@@ -77,8 +77,8 @@ TARGETS = (
                     "az:results/nets/hansa_3p_gate30.npz", "heuristic"),
                 mcts400("hansa", 3), _strength("hansa", 3, "az-heuristic"),
                 h2h=Ref(R + "agents_strength_az_mcts400_hansa_3p.json", "az", "mcts:400")),
-           Cell(Ref(R + "agents_strength_az_voyage_3p_hint_r1.json",
-                    "az:results/nets/voyage_3p_hint_r1.npz", "heuristic"),
+           Cell(Ref(R + "agents_strength_az_voyage_3p_taught.json",
+                    "az:results/nets/voyage_3p_az_r1.npz", "heuristic"),
                 mcts400("voyage", 3), _strength("voyage", 3, "az-heuristic"))),
     Target("4 players: the same", "4 players: the same", True,
            Cell(Ref(R + "agents_strength_az_hansa_4p_gate15.json",
@@ -93,8 +93,8 @@ TARGETS = (
            Cell(Ref(R + "agents_strength_az_hansa_3p_gate30.json",
                     "net:results/nets/hansa_3p_gate30.npz", "heuristic"),
                 command=_strength("hansa", 3, "net-heuristic")),
-           Cell(Ref(R + "agents_strength_az_voyage_3p_hint_r1.json",
-                    "net:results/nets/voyage_3p_hint_r1.npz", "heuristic"),
+           Cell(Ref(R + "agents_strength_az_voyage_3p_taught.json",
+                    "net:results/nets/voyage_3p_az_r1.npz", "heuristic"),
                 command=_strength("voyage", 3, "net-heuristic"))),
     Target("4 players: `net` wins at least its fair share against heuristics, ≥ 0.25",
            "4 players: the same, ≥ 0.25", False,
@@ -263,7 +263,8 @@ class Ablation(NamedTuple):
 
 
 ABLATIONS = (
-    Ablation("`voyage_3p` (400 simulations, reads the hint)", "judge 0",
+    Ablation("`voyage_3p` as shipped until 2026-12-08 (400 simulations, reads the hint)",
+             "judge 0",
              Ref(R + "agents_strength_az_voyage_3p_hint_r1.json",
                  "az:results/nets/voyage_3p_hint_r1.npz", "heuristic"),
              Ref(R + "agents_strength_az_voyage_3p_judge0.json",
