@@ -13,28 +13,20 @@ the first's is reported with its paired 95% interval (`tradewinds.stats`).
 from __future__ import annotations
 
 import argparse
-import json
-import sqlite3
 
 
 def credits(db: str, agent: str) -> dict[int, float]:
     """The agent's win credit (split on shared wins) per game index of its study."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        runs = [rid for rid, agents, seating in con.execute(
-                    "select run_id, agents, seating from run")
-                if json.loads(agents)[0] == agent and seating == "rotate"]
+    from tradewinds.ratings import win_credit
+    from tradewinds.store import Store
+
+    with Store(db, readonly=True) as store:
+        runs = [r["run_id"] for r in store.runs()
+                if r["agents"][0] == agent and r["seating"] == "rotate"]
         if len(runs) != 1:
             raise SystemExit(f"{db}: {len(runs)} studies with {agent} in the first seat")
-        out = {}
-        for index, agents, winners in con.execute(
-                "select game_index, agents, winners from game where run_id = ?", runs):
-            agents, winners = json.loads(agents), json.loads(winners)
-            seat = agents.index(agent)
-            out[index] = 1 / len(winners) if seat in winners else 0.0
-        return out
-    finally:
-        con.close()
+        return {r["game_index"]: win_credit(r)[r["agents"].index(agent)]
+                for r in store.games(runs[0])}
 
 
 def main(argv=None) -> int:

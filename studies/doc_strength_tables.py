@@ -287,6 +287,10 @@ def ablation_sources() -> tuple[str, ...]:
     return tuple(sorted({r.report for r in refs} | {R + MCTS}))
 
 
+def _share_and_edge(r: dict) -> str:
+    return f"{share(r['win_rate'])}, edge **{signed(r['edge'])}** {signed_interval(*r['edge95'])}"
+
+
 def az_ablation(root: Path) -> str:
     """The shipped Voyage `az` against heuristics with and without the game's judgement
     (judge 0: the net alone at the leaves), 400 games each on the same seeds."""
@@ -297,11 +301,8 @@ def az_ablation(root: Path) -> str:
         if shipped["control"] != without["control"]:
             raise ValueError(f"{a.without.report}: not the seeds of {a.shipped.report} "
                              f"(controls {without['control']} and {shipped['control']})")
-
-        def cell(r):
-            return f"{share(r['win_rate'])}, edge **{signed(r['edge'])}** " \
-                   f"{signed_interval(*r['edge95'])}"
-        rows.append((a.label, a.removed, cell(shipped), cell(without), signed(base["edge"]),
+        rows.append((a.label, a.removed, _share_and_edge(shipped), _share_and_edge(without),
+                     signed(base["edge"]),
                      f"{shipped['seconds_per_game']:.1f} / {without['seconds_per_game']:.1f}",
                      str(min(shipped["games"], without["games"]))))
     return table(("net", "taken out", "`az` as shipped (judge 0.5)", "`az` without it",

@@ -292,8 +292,13 @@ def main(argv=None, prog="python -m tradewinds.training.alphazero.dagger") -> in
         ap.exit(2, f"error: no net file at {args.init}\n")
     if not 0.0 <= args.beta <= 1.0:
         ap.exit(2, f"error: --beta must be in [0, 1], got {args.beta!r}\n")
-    if args.az_judge is not None and not 0.0 <= args.az_judge <= 1.0:
-        ap.exit(2, f"error: --az-judge must be in [0, 1], got {args.az_judge!r}\n")
+    if args.az_judge is not None:
+        from tradewinds.agents.az_search import SearchConfig
+
+        try:
+            SearchConfig(judge=args.az_judge).check()     # the bounds az holds a search to
+        except ValueError as e:
+            ap.exit(2, f"error: --az-judge: {e}\n")
     if args.aggregate and not (args.search or args.az_teacher):
         ap.exit(2, "error: --aggregate keeps searched positions: give --search N or "
                    "--az-teacher NET\n")
